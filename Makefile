@@ -1,0 +1,33 @@
+# Two entry points for a fresh machine with Python 3.11+: `make play` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: play test lint setup clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+## Set up, then show the Cataclysm world: the campaign map as SVG and an area look-up.
+play: $(STAMP)
+	$(BIN)/grandstrategy cataclysm map --scenario campaign-1933 --out cataclysm-map.svg
+	$(BIN)/grandstrategy cataclysm area Turkey
+	$(BIN)/grandstrategy cataclysm check
+
+## Set up, then run the whole test suite.
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/mypy
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,5 @@
+"""Allow ``python -m grandstrategy``."""
+
+from grandstrategy.cli import main
+
+main()
