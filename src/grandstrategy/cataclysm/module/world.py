@@ -1,0 +1,210 @@
+"""The loaded module: immutable records plus the map graph that rules code asks questions of.
+
+Movement kinds follow LR 7.2: land movement (7.2.1), naval movement (7.2.2) and air movement
+(7.2.3) each use a different subset of the connections; :class:`Edge` says which.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import MappingProxyType
+from typing import Literal
+
+from grandstrategy.cataclysm.module.schema import (
+    Area,
+    AreaType,
+    CrisisFile,
+    ImpassableGroup,
+    MapFile,
+    ModuleInfo,
+    Power,
+    Scenario,
+    UnitType,
+)
+
+Mode = Literal["land", "naval", "air"]
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """One connection between two areas, seen from ``source``."""
+
+    source: str
+    target: str
+    kind: str
+    label: str | None
+    modes: frozenset[str] | None
+    provenance: str
+
+
+@dataclass(frozen=True)
+class Module:
+    """A validated, immutable Cataclysm module. Build it with :func:`load_module`."""
+
+    info: ModuleInfo
+    content_hash: str
+    maps: Mapping[str, MapFile]
+    areas: Mapping[str, Area]
+    edges: Mapping[str, tuple[Edge, ...]]
+    impassable: tuple[ImpassableGroup, ...]
+    unit_types: Mapping[str, UnitType]
+    neutral_cubes: int
+    powers: Mapping[str, Power]
+    crisis: CrisisFile
+    scenarios: Mapping[str, Scenario]
+    _lower_names: Mapping[str, str] = field(repr=False, default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    # -- look-up -------------------------------------------------------------------------
+
+    def area(self, area_id: str) -> Area:
+        """The area with this id (raises KeyError for an unknown id)."""
+        return self.areas[area_id]
+
+    @cached_property
+    def _names(self) -> dict[str, str]:
+        names: dict[str, str] = {}
+        for area in self.areas.values():
+            names[area.id] = area.id
+            names[area.name.casefold()] = area.id
+        return names
+
+    def find_area(self, text: str) -> str | None:
+        """The id of the area named ``text`` (name or id, any case), or None."""
+        key = text.strip().casefold()
+        return self._names.get(key) or self._names.get(key.replace(" ", "-"))
+
+    def area_names(self) -> list[str]:
+        """Every area's display name, for suggestions."""
+        return [area.name for area in self.areas.values()]
+
+    # -- adjacency -----------------------------------------------------------------------
+
+    def neighbors(self, area_id: str) -> tuple[Edge, ...]:
+        """Every connection of the area, of any kind, in file order."""
+        return self.edges.get(area_id, ())
+
+    def is_sea(self, area_id: str) -> bool:
+        return self.areas[area_id].type is AreaType.SEA
+
+    def allows(self, edge: Edge, mode: Mode) -> bool:
+        """Whether a unit may cross ``edge`` using ``mode`` movement (LR 7.2.1–7.2.3, 2.3.4, 2.3.6)."""
+        source, target = self.areas[edge.source], self.areas[edge.target]
+        if edge.kind == "connector":
+            return edge.modes is not None and mode in edge.modes
+        if edge.kind == "air":
+            return mode == "air"
+        if mode == "air":
+            return True
+        if mode == "land":
+            return source.type is not AreaType.SEA and target.type is not AreaType.SEA
+        # naval movement
+        if source.type is AreaType.SEA or target.type is AreaType.SEA:
+            return True
+        if edge.kind == "strait":
+            return AreaType.MIXED in (source.type, target.type) and source.coastal and target.coastal
+        return False
+
+    def adjacent(self, area_id: str, mode: Mode) -> list[str]:
+        """Areas reachable in one step with this kind of movement."""
+        return [edge.target for edge in self.neighbors(area_id) if self.allows(edge, mode)]
+
+    def sea_neighbors(self, area_id: str) -> list[str]:
+        """Sea areas adjacent to the area by a connection naval movement may use."""
+        return [target for target in self.adjacent(area_id, "naval") if self.is_sea(target)]
+
+    def naval_transit(self, area_id: str, friendly: Iterable[str] = ()) -> bool:
+        """Whether naval movement may pass *through* the area (LR 7.2.2, 7.3.1, 2.2.1).
+
+        Sea areas and mixed areas (whose sea part is open, LR 2.2) can be crossed; a coastal
+        land area cannot, except the special coastal areas when friendly to the mover.
+        """
+        area = self.areas[area_id]
+        if area.type is not AreaType.LAND:
+            return True
+        return area.special_coastal and area_id in set(friendly)
+
+    def naval_reach(self, start: str, steps: int, friendly: Iterable[str] = ()) -> dict[str, int]:
+        """Areas within ``steps`` areas of ``start`` by naval movement, with their distance.
+
+        The starting area itself is not counted (LR 7.3: bases are not spaces). ``friendly``
+        names land areas friendly to the mover, which matters only for special coastal areas.
+        """
+        friendly_set = set(friendly)
+        distance: dict[str, int] = {start: 0}
+        frontier = [start]
+        for step in range(1, steps + 1):
+            following: list[str] = []
+            for area_id in frontier:
+                if area_id != start and not self.naval_transit(area_id, friendly_set):
+                    continue
+                for target in self.adjacent(area_id, "naval"):
+                    if target not in distance:
+                        distance[target] = step
+                        following.append(target)
+            frontier = following
+        del distance[start]
+        return distance
+
+    def range_by(self, start: str, steps: int, mode: Mode) -> dict[str, int]:
+        """Areas within ``steps`` of ``start`` by land or air movement, ignoring control."""
+        distance: dict[str, int] = {start: 0}
+        frontier = [start]
+        for step in range(1, steps + 1):
+            following: list[str] = []
+            for area_id in frontier:
+                for target in self.adjacent(area_id, mode):
+                    if target not in distance:
+                        distance[target] = step
+                        following.append(target)
+            frontier = following
+        del distance[start]
+        return distance
+
+    # -- scenario-level facts -----------------------------------------------------------
+
+    def in_play(self, scenario: Scenario) -> list[str]:
+        """Areas on the maps the scenario uses."""
+        maps = {map_id.value for map_id in scenario.maps}
+        return [area.id for area in self.areas.values() if area.map.value in maps]
+
+    def controller(self, scenario: Scenario, area_id: str) -> str | None:
+        """Which power controls the area at the start of the scenario (LR 2.2.4), or None."""
+        area = self.areas[area_id]
+        if area.type is AreaType.SEA:
+            return None
+        cubes = scenario.cubes.get(area_id, {})
+        owner = area.owner
+        if owner is not None and owner in self.powers:
+            ideology = self.powers[owner].ideology
+            foreign = [
+                power
+                for power, count in cubes.items()
+                if count and (power == "neutral" or (power in self.powers and self.powers[power].ideology != ideology))
+            ]
+            if not foreign:
+                return owner
+            holders = [power for power in foreign if power != "neutral"]
+            return holders[0] if holders else None
+        holders = [power for power, count in cubes.items() if count and power != "neutral"]
+        return holders[0] if holders else None
+
+    def victory_points(self, scenario: Scenario, power_id: str) -> int:
+        """VP = own cubes on the map minus other cubes in own home and colony areas (LR 1.7.1)."""
+        own = sum(cubes.get(power_id, 0) for cubes in scenario.cubes.values())
+        foreign = 0
+        for area_id, cubes in scenario.cubes.items():
+            area = self.areas.get(area_id)
+            if area is not None and area.owner == power_id:
+                foreign += sum(count for power, count in cubes.items() if power != power_id)
+        return own - foreign
+
+
+def freeze(mapping: dict[str, object]) -> Mapping[str, object]:
+    """A read-only view of a dict, so a loaded module cannot be changed during play."""
+    return MappingProxyType(mapping)
