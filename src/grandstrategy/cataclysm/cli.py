@@ -1,16 +1,167 @@
-"""Command-line sub-commands for this package (filled in by its issue)."""
+"""``grandstrategy cataclysm ...``: check, look at and query the Cataclysm world."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import click
 
+from grandstrategy.cataclysm.lookup import (
+    CONNECTION_NAMES,
+    area_facts,
+    naval_reach,
+    resolve_area,
+    resolve_scenario,
+    scenario_list,
+)
+from grandstrategy.cataclysm.module import Module, check_module, load_module
+from grandstrategy.core.errors import DataError, UserInputError
+from grandstrategy.core.files import atomic_write
 
-@click.group(name="placeholder")
+MODULE_OPTION = click.option(
+    "--module",
+    "module_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Module directory to use instead of the shipped reconstructed one.",
+)
+JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+
+
+def _print_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+@click.group(name="cataclysm")
 def app() -> None:
-    """(not yet available)"""
+    """Cataclysm: A Second World War: the world the engine plays on."""
 
 
 @app.command()
-def status() -> None:
-    """Say that this part is not available yet."""
-    click.echo("not available yet")
+@click.argument("module_dir", required=False, type=click.Path(path_type=Path))
+@JSON_OPTION
+def check(module_dir: Path | None, as_json: bool) -> None:
+    """Validate a module directory (default: the shipped one) and summarise it."""
+    report = check_module(module_dir)
+    if as_json:
+        _print_json(
+            {"ok": report.ok, "directory": str(report.directory), "summary": report.summary(),
+             "problems": [str(problem) for problem in report.problems]}
+        )
+    elif report.ok:
+        summary = report.summary()
+        records = summary["records"]
+        types = ", ".join(f"{count} {kind}" for kind, count in summary["areas_by_type"].items())
+        maps = ", ".join(f"{count} {name}" for name, count in summary["areas_by_map"].items())
+        click.echo(f"module {summary['module']} {summary['version']}: OK")
+        click.echo(f"  areas        {summary['areas']} ({types}; {maps})")
+        click.echo(f"  connections  {summary['connections']}")
+        click.echo(f"  powers       {summary['powers']}")
+        click.echo(f"  scenarios    {summary['scenarios']}")
+        click.echo(f"  crisis table entries {summary['crisis_entries']}")
+        click.echo(
+            f"  records      {records['from_rules']} cite the rules, {records['from_public_accounts']} public "
+            f"accounts, {records['reconstructed']} reconstructed"
+        )
+        click.echo(f"  content hash {summary['content_hash'][:16]}")
+    else:
+        click.echo(f"module in {report.directory}: {len(report.problems)} problem(s)", err=True)
+        for problem in report.problems:
+            click.echo(f"  {problem}", err=True)
+    if not report.ok:
+        raise SystemExit(1)
+
+
+def _load(module_dir: Path | None) -> Module:
+    try:
+        return load_module(module_dir)
+    except DataError as error:
+        raise DataError(f"{error}\n(run 'grandstrategy cataclysm check' for the full list)") from None
+
+
+@app.command()
+@click.argument("name")
+@JSON_OPTION
+@MODULE_OPTION
+def area(name: str, as_json: bool, module_dir: Path | None) -> None:
+    """Show an area's facts, its neighbours with the kind of each connection, and provenance."""
+    module = _load(module_dir)
+    facts = area_facts(module, resolve_area(module, name))
+    if as_json:
+        _print_json(facts)
+        return
+    click.echo(f"{facts['name']} ({facts['type']}, {facts['map']} map)")
+    for key, value in facts["facts"].items():
+        click.echo(f"  {key}: {_short(value)}")
+    click.echo("  neighbours:")
+    for neighbor in facts["neighbors"]:
+        kind = CONNECTION_NAMES[neighbor["kind"]]
+        if neighbor["kind"] == "connector":
+            kind += f" {neighbor['label']} ({'/'.join(neighbor['modes'])})"
+        click.echo(f"    {neighbor['name']:<24} {kind}")
+    if facts["impassable"]:
+        click.echo(f"  impassable border with: {', '.join(facts['impassable'])}")
+    click.echo(f"  provenance: {facts['provenance']}")
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, list):
+        joiner = "; " if any(isinstance(item, dict | list) for item in value) else ", "
+        return joiner.join(_short(item) for item in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_short(v)}" for k, v in value.items() if k != "provenance")
+    return str(value)
+
+
+@app.command()
+@click.argument("area_name", metavar="AREA")
+@click.option("--naval", "steps", type=int, required=True, help="Naval range in areas (2 normally, 3 extended).")
+@click.option("--friendly", multiple=True, help="A land area friendly to the mover (lets naval movement cross a "
+              "special coastal area such as Egypt). Repeatable.")
+@JSON_OPTION
+@MODULE_OPTION
+def reach(area_name: str, steps: int, friendly: tuple[str, ...], as_json: bool, module_dir: Path | None) -> None:
+    """List the areas a naval unit based in AREA reaches within N areas (LR 7.3.1)."""
+    module = _load(module_dir)
+    result = naval_reach(
+        module, resolve_area(module, area_name), steps, [resolve_area(module, name) for name in friendly]
+    )
+    if as_json:
+        _print_json(result)
+        return
+    click.echo(f"Within naval range {steps} of {result['from']} ({len(result['areas'])} areas; {result['rule']}):")
+    for step, names in result["by_distance"].items():
+        click.echo(f"  {step}: {', '.join(names) if names else '-'}")
+
+
+@app.command()
+@JSON_OPTION
+@MODULE_OPTION
+def scenarios(as_json: bool, module_dir: Path | None) -> None:
+    """List the module's scenarios."""
+    listed = scenario_list(_load(module_dir))
+    if as_json:
+        _print_json(listed)
+        return
+    for item in listed:
+        click.echo(f"{item['id']:<16} {item['title']}: {item['first_turn']} to {item['last_turn']}, maps: {', '.join(item['maps'])}")
+
+
+@app.command(name="map")
+@click.option("--scenario", "scenario_id", default=None, help="Show this scenario's control and units.")
+@click.option("--out", "out", type=click.Path(path_type=Path), required=True, help="Where to write the SVG.")
+@MODULE_OPTION
+def map_command(scenario_id: str | None, out: Path, module_dir: Path | None) -> None:
+    """Draw both maps as SVG: areas, connections, resources, bases and a scenario's units."""
+    from grandstrategy.cataclysm.render_svg import render_map
+
+    module = _load(module_dir)
+    scenario = resolve_scenario(module, scenario_id) if scenario_id else None
+    svg = render_map(module, scenario)
+    try:
+        atomic_write(out, svg.encode("utf-8"))
+    except OSError as error:
+        raise UserInputError(f"cannot write {out}: {error.strerror or error}") from None
+    click.echo(f"wrote {out} ({len(svg) // 1024} KiB)")

@@ -14,16 +14,15 @@ the logged outcome, every action must be legal, and the final state must have th
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from grandstrategy.core.canonical import JSONObject, JSONValue, pretty_json
 from grandstrategy.core.errors import SaveError, UserInputError
+from grandstrategy.core.files import atomic_write
 from grandstrategy.core.game import ModuleInfo, RuleSet, find_ruleset
 from grandstrategy.core.log import ActionEntry, LogEntry, entry_from_json
 from grandstrategy.core.session import Match
@@ -256,41 +255,9 @@ def load_save(path: str | os.PathLike[str]) -> SaveGame:
 def write_save(path: str | os.PathLike[str], save: SaveGame) -> None:
     """Write ``save`` to ``path`` atomically: the file holds either the old or the new save.
 
-    The text goes to a temporary file in the same directory, is flushed and fsynced, then moved
-    over ``path`` with :func:`os.replace`; on failure the temporary file is removed.
-
     :raises SaveError: the file cannot be written (the message names the path and the reason).
     """
-    target = Path(path)
-    data = save.dumps().encode("utf-8")
-    directory = target.parent
-    tmp_name: str | None = None
     try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp_name, target)
-        tmp_name = None
-        _fsync_directory(directory)
+        atomic_write(path, save.dumps().encode("utf-8"))
     except OSError as error:
         raise SaveError(f"{os.fspath(path)}: cannot write: {error.strerror or error}") from None
-    finally:
-        if tmp_name is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp_name)
-
-
-def _fsync_directory(directory: Path) -> None:
-    """Make the rename durable where the platform allows it (POSIX); elsewhere do nothing."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
