@@ -47,14 +47,18 @@ def capital_missing(root: Path) -> None:
 
 def fleet_inland(root: Path) -> None:
     def change(d: dict[str, Any]) -> None:
-        d["units"].append({"power": "france", "type": "surface-fleet", "area": "lorraine", "provenance": "reconstructed"})
+        d["units"].append(
+            {"power": "france", "type": "surface-fleet", "area": "lorraine", "provenance": "reconstructed"}
+        )
 
     edit(root / "scenarios" / "campaign-1933.yaml", change)
 
 
 def army_in_foreign_country(root: Path) -> None:
     def change(d: dict[str, Any]) -> None:
-        d["units"].append({"power": "germany", "type": "infantry-army", "area": "paris", "provenance": "reconstructed"})
+        d["units"].append(
+            {"power": "germany", "type": "infantry-army", "area": "paris", "provenance": "reconstructed"}
+        )
 
     edit(root / "scenarios" / "campaign-1933.yaml", change)
 
@@ -107,7 +111,9 @@ def file_missing(root: Path) -> None:
 
 
 def cube_at_sea(root: Path) -> None:
-    edit(root / "scenarios" / "campaign-1933.yaml", lambda d: d["cubes"].update({"north-sea": {"germany": 1}}))
+    edit(
+        root / "scenarios" / "campaign-1933.yaml", lambda d: d["cubes"].update({"north-sea": {"germany": 1}})
+    )
 
 
 def too_many_cubes(root: Path) -> None:
@@ -119,8 +125,15 @@ def too_many_cubes(root: Path) -> None:
 
 def occupation_exceeded(root: Path) -> None:
     def change(d: dict[str, Any]) -> None:
-        d["units"].append({"power": "germany", "type": "infantry-army", "area": "berlin", "count": 2,
-                           "provenance": "reconstructed"})
+        d["units"].append(
+            {
+                "power": "germany",
+                "type": "infantry-army",
+                "area": "berlin",
+                "count": 2,
+                "provenance": "reconstructed",
+            }
+        )
 
     edit(root / "scenarios" / "campaign-1933.yaml", change)
 
@@ -131,7 +144,9 @@ def bad_provenance(root: Path) -> None:
 
 def naval_unit_without_base(root: Path) -> None:
     def change(d: dict[str, Any]) -> None:
-        d["units"].append({"power": "italy", "type": "surface-fleet", "area": "black-sea", "provenance": "reconstructed"})
+        d["units"].append(
+            {"power": "italy", "type": "surface-fleet", "area": "black-sea", "provenance": "reconstructed"}
+        )
 
     edit(root / "scenarios" / "campaign-1933.yaml", change)
 
@@ -140,8 +155,16 @@ CASES: list[tuple[Mutation, str, list[str]]] = [
     (unknown_area_in_connection, "europe.yaml", ["connections[0]", "unknown area 'atlantis'"]),
     (coastal_without_sea, "europe.yaml", ["(austria)", "coastal", "no adjacent sea area"]),
     (capital_missing, "powers.yaml", ["(france)", "no capital"]),
-    (fleet_inland, "campaign-1933.yaml", ["surface-fleet in lorraine", "naval unit can stand only in a coastal"]),
-    (army_in_foreign_country, "campaign-1933.yaml", ["germany infantry-army in paris", "not friendly to germany"]),
+    (
+        fleet_inland,
+        "campaign-1933.yaml",
+        ["surface-fleet in lorraine", "naval unit can stand only in a coastal"],
+    ),
+    (
+        army_in_foreign_country,
+        "campaign-1933.yaml",
+        ["germany infantry-army in paris", "not friendly to germany"],
+    ),
     (more_pieces_than_counters, "campaign-1933.yaml", ["pieces of france", "army", "counter mix has 1"]),
     (unknown_owner, "pacific.yaml", ["(india)", "owner", "unknown power 'british-raj'"]),
     (not_yaml, "crisis.yaml", ["not valid YAML", "line"]),

@@ -33,18 +33,41 @@ def reach(cli: Cli, name: str, steps: int, *friendly: str) -> list[str]:
 
 def test_turkey_neighbours_are_exactly_the_nine_of_lr_l270(cli: Cli) -> None:
     assert neighbors(cli, "Turkey") == {
-        "Black Sea", "Aegean Sea", "Eastern Mediterranean", "Caucasus", "Persia", "Iraq", "Syria", "Greece", "Bulgaria",
+        "Black Sea",
+        "Aegean Sea",
+        "Eastern Mediterranean",
+        "Caucasus",
+        "Persia",
+        "Iraq",
+        "Syria",
+        "Greece",
+        "Bulgaria",
     }
     assert cli("cataclysm", "area", "turkey", "--json").json()["type"] == "mixed"
 
 
 def test_central_mediterranean_naval_range_two_is_the_sixteen_of_lr_7_3_1(cli: Cli) -> None:
     areas = reach(cli, "Central Mediterranean", 2)
-    assert sorted(areas) == sorted([
-        "Aegean Sea", "Greece", "Turkey", "Eastern Mediterranean", "Egypt", "Libya", "French North Africa",
-        "Tyrrhenian Sea", "Western Mediterranean", "Provence", "Lombardy", "Rome", "Sicily", "Adriatic Sea",
-        "Yugoslavia", "Albania",
-    ])
+    assert sorted(areas) == sorted(
+        [
+            "Aegean Sea",
+            "Greece",
+            "Turkey",
+            "Eastern Mediterranean",
+            "Egypt",
+            "Libya",
+            "French North Africa",
+            "Tyrrhenian Sea",
+            "Western Mediterranean",
+            "Provence",
+            "Lombardy",
+            "Rome",
+            "Sicily",
+            "Adriatic Sea",
+            "Yugoslavia",
+            "Albania",
+        ]
+    )
     assert "Central Mediterranean" not in areas  # LR L1664: bases are not spaces
 
 
@@ -107,7 +130,10 @@ def test_rule_lists_of_special_areas(flag: str, names: set[str], line: str) -> N
 
 def test_two_coast_areas_lr_l281_283(cli: Cli) -> None:
     coasts = {
-        name: sorted(sorted(seas) for seas in cli("cataclysm", "area", name, "--json").json()["facts"]["coasts"].values())
+        name: sorted(
+            sorted(seas)
+            for seas in cli("cataclysm", "area", name, "--json").json()["facts"]["coasts"].values()
+        )
         for name in ("Finland", "Lombardy", "Spain")
     }
     assert coasts["Finland"] == [["barents-sea"], ["gulf-of-bothnia"]]
@@ -117,8 +143,12 @@ def test_two_coast_areas_lr_l281_283(cli: Cli) -> None:
 
 @pytest.mark.parametrize(
     ("letter", "a", "b", "naval"),
-    [("A", "Washington DC", "California", False), ("B", "Urals", "Siberia", False),
-     ("C", "Persia", "India", False), ("D", "Arabian Sea", "Indian Ocean", True)],
+    [
+        ("A", "Washington DC", "California", False),
+        ("B", "Urals", "Siberia", False),
+        ("C", "Persia", "India", False),
+        ("D", "Arabian Sea", "Indian Ocean", True),
+    ],
 )
 def test_map_connectors_lr_l477_486(cli: Cli, letter: str, a: str, b: str, naval: bool) -> None:
     link = next(n for n in cli("cataclysm", "area", a, "--json").json()["neighbors"] if n["name"] == b)
@@ -165,13 +195,26 @@ def test_moscow_is_surrounded_by_restricted_land_areas_lr_l957() -> None:
 
 @pytest.mark.parametrize(
     ("a", "b", "line"),
-    [("Bavaria", "Ruhr", "LR L2089"), ("Benelux", "Ruhr", "LR L1782"), ("Benelux", "Paris", "LR L1782"),
-     ("Lorraine", "Paris", "LR L1252"), ("Smolensk", "Moscow", "LR L1905"), ("Poland", "Ukraine", "LR L1752"),
-     ("Poland", "Silesia", "LR L2223"), ("Poland", "Czechoslovakia", "LR L2237"), ("Poland", "East Prussia", "LR L2229"),
-     ("East Prussia", "Baltic Sea", "LR L2229"), ("Berlin", "Baltic Sea", "LR L2229"), ("Leningrad", "Baltic Sea", "LR L1905"),
-     ("Egypt", "Eastern Mediterranean", "LR L1560"), ("Spain", "Western Mediterranean", "LR L1630"),
-     ("Western Mediterranean", "Tyrrhenian Sea", "LR L1630"), ("Tyrrhenian Sea", "Central Mediterranean", "LR L1630"),
-     ("Central Mediterranean", "Aegean Sea", "LR L1630"), ("Philippines", "South China Sea", "LR L1069")],
+    [
+        ("Bavaria", "Ruhr", "LR L2089"),
+        ("Benelux", "Ruhr", "LR L1782"),
+        ("Benelux", "Paris", "LR L1782"),
+        ("Lorraine", "Paris", "LR L1252"),
+        ("Smolensk", "Moscow", "LR L1905"),
+        ("Poland", "Ukraine", "LR L1752"),
+        ("Poland", "Silesia", "LR L2223"),
+        ("Poland", "Czechoslovakia", "LR L2237"),
+        ("Poland", "East Prussia", "LR L2229"),
+        ("East Prussia", "Baltic Sea", "LR L2229"),
+        ("Berlin", "Baltic Sea", "LR L2229"),
+        ("Leningrad", "Baltic Sea", "LR L1905"),
+        ("Egypt", "Eastern Mediterranean", "LR L1560"),
+        ("Spain", "Western Mediterranean", "LR L1630"),
+        ("Western Mediterranean", "Tyrrhenian Sea", "LR L1630"),
+        ("Tyrrhenian Sea", "Central Mediterranean", "LR L1630"),
+        ("Central Mediterranean", "Aegean Sea", "LR L1630"),
+        ("Philippines", "South China Sea", "LR L1069"),
+    ],
 )
 def test_adjacencies_named_in_rules_examples(cli: Cli, a: str, b: str, line: str) -> None:
     assert b in neighbors(cli, a), line
@@ -184,11 +227,18 @@ def test_berlin_reaches_east_prussia_only_by_sea_lr_l2229() -> None:
 
 @pytest.mark.parametrize(
     ("name", "field", "value", "line"),
-    [("Paris", "capital", True, "LR L1127"), ("London", "capital", True, "LR L300"),
-     ("Canada", "status", "home", "LR L300"), ("India", "status", "colony", "LR L300"),
-     ("Egypt", "status", "colony", "LR L304"), ("French North Africa", "adverse", True, "LR L538"),
-     ("French North Africa", "restricted", True, "LR L538"), ("Yugoslavia", "resistance", 1, "LR L1451"),
-     ("Manchuria", "status", "country", "LR L336"), ("Guangdong", "chinese", True, "LR L334-338")],
+    [
+        ("Paris", "capital", True, "LR L1127"),
+        ("London", "capital", True, "LR L300"),
+        ("Canada", "status", "home", "LR L300"),
+        ("India", "status", "colony", "LR L300"),
+        ("Egypt", "status", "colony", "LR L304"),
+        ("French North Africa", "adverse", True, "LR L538"),
+        ("French North Africa", "restricted", True, "LR L538"),
+        ("Yugoslavia", "resistance", 1, "LR L1451"),
+        ("Manchuria", "status", "country", "LR L336"),
+        ("Guangdong", "chinese", True, "LR L334-338"),
+    ],
 )
 def test_area_facts_stated_by_the_rules(cli: Cli, name: str, field: str, value: object, line: str) -> None:
     assert cli("cataclysm", "area", name, "--json").json()["facts"].get(field) == value, line
@@ -200,14 +250,22 @@ def test_manchuria_is_not_chinese_lr_l336() -> None:
 
 def test_bases_resources_and_minor_armies_named_by_the_rules() -> None:
     module = load_module()
-    owner = {area: [(b.kind.value, b.owner) for b in module.area(area).bases]
-             for area in ("central-mediterranean", "eastern-mediterranean", "carolines", "hawaii")}
+    owner = {
+        area: [(b.kind.value, b.owner) for b in module.area(area).bases]
+        for area in ("central-mediterranean", "eastern-mediterranean", "carolines", "hawaii")
+    }
     assert owner["central-mediterranean"] == [("naval", "united-kingdom")]  # LR L1630, L1650, L432
     assert owner["eastern-mediterranean"] == [("naval", "united-kingdom")]  # LR L1560
     assert owner["carolines"] == [("naval", "japan")]  # LR L1582
     assert owner["hawaii"] == [("naval", "united-states")]  # LR L1961
-    assert {a.id for a in module.areas.values() if a.special_base} == {"spain", "guangdong", "java"}  # LR L438
-    assert module.area("spain").special_base is not None and module.area("spain").special_base.coast == "south"
+    assert {a.id for a in module.areas.values() if a.special_base} == {
+        "spain",
+        "guangdong",
+        "java",
+    }  # LR L438
+    assert (
+        module.area("spain").special_base is not None and module.area("spain").special_base.coast == "south"
+    )
     benelux = module.area("benelux").resources
     assert [(r.kind.value, r.limited) for r in benelux] == [("industrial", True)]  # LR L1040
     assert [(r.kind.value, r.limited) for r in module.area("sweden").resources] == [("natural", True)]
@@ -231,8 +289,15 @@ def test_wnt_line_lr_l2474() -> None:
 def test_cube_supply_lr_l218_226() -> None:
     module = load_module()
     cubes = {power: module.powers[power].counters.cubes for power in module.powers}
-    assert cubes == {"france": 17, "germany": 32, "italy": 12, "japan": 22, "soviet-union": 22,
-                     "united-kingdom": 17, "united-states": 22}
+    assert cubes == {
+        "france": 17,
+        "germany": 32,
+        "italy": 12,
+        "japan": 22,
+        "soviet-union": 22,
+        "united-kingdom": 17,
+        "united-states": 22,
+    }
     assert module.neutral_cubes == 16
     assert sum(cubes.values()) + module.neutral_cubes == 160
 
@@ -242,8 +307,11 @@ def test_powers_and_ideologies_lr_1_1() -> None:
     by_ideology: dict[str, set[str]] = {}
     for power in module.powers.values():
         by_ideology.setdefault(power.ideology.value, set()).add(power.name)
-    assert by_ideology == {"democracy": {"France", "United Kingdom", "United States"},
-                           "fascism": {"Germany", "Italy", "Japan"}, "communism": {"Soviet Union"}}
+    assert by_ideology == {
+        "democracy": {"France", "United Kingdom", "United States"},
+        "fascism": {"Germany", "Italy", "Japan"},
+        "communism": {"Soviet Union"},
+    }
 
 
 def test_status_card_fragments() -> None:

@@ -47,8 +47,12 @@ def check(module_dir: Path | None, as_json: bool) -> None:
     report = check_module(module_dir)
     if as_json:
         _print_json(
-            {"ok": report.ok, "directory": str(report.directory), "summary": report.summary(),
-             "problems": [str(problem) for problem in report.problems]}
+            {
+                "ok": report.ok,
+                "directory": str(report.directory),
+                "summary": report.summary(),
+                "problems": [str(problem) for problem in report.problems],
+            }
         )
     elif report.ok:
         summary = report.summary()
@@ -62,7 +66,8 @@ def check(module_dir: Path | None, as_json: bool) -> None:
         click.echo(f"  scenarios    {summary['scenarios']}")
         click.echo(f"  crisis table entries {summary['crisis_entries']}")
         click.echo(
-            f"  records      {records['from_rules']} cite the rules, {records['from_public_accounts']} public "
+            f"  records      {records['from_rules']} cite the rules, "
+            f"{records['from_public_accounts']} public "
             f"accounts, {records['reconstructed']} reconstructed"
         )
         click.echo(f"  content hash {summary['content_hash'][:16]}")
@@ -117,12 +122,20 @@ def _short(value: Any) -> str:
 
 @app.command()
 @click.argument("area_name", metavar="AREA")
-@click.option("--naval", "steps", type=int, required=True, help="Naval range in areas (2 normally, 3 extended).")
-@click.option("--friendly", multiple=True, help="A land area friendly to the mover (lets naval movement cross a "
-              "special coastal area such as Egypt). Repeatable.")
+@click.option(
+    "--naval", "steps", type=int, required=True, help="Naval range in areas (2 normally, 3 extended)."
+)
+@click.option(
+    "--friendly",
+    multiple=True,
+    help="A land area friendly to the mover (lets naval movement cross a "
+    "special coastal area such as Egypt). Repeatable.",
+)
 @JSON_OPTION
 @MODULE_OPTION
-def reach(area_name: str, steps: int, friendly: tuple[str, ...], as_json: bool, module_dir: Path | None) -> None:
+def reach(
+    area_name: str, steps: int, friendly: tuple[str, ...], as_json: bool, module_dir: Path | None
+) -> None:
     """List the areas a naval unit based in AREA reaches within N areas (LR 7.3.1)."""
     module = _load(module_dir)
     result = naval_reach(
@@ -131,7 +144,9 @@ def reach(area_name: str, steps: int, friendly: tuple[str, ...], as_json: bool, 
     if as_json:
         _print_json(result)
         return
-    click.echo(f"Within naval range {steps} of {result['from']} ({len(result['areas'])} areas; {result['rule']}):")
+    click.echo(
+        f"Within naval range {steps} of {result['from']} ({len(result['areas'])} areas; {result['rule']}):"
+    )
     for step, names in result["by_distance"].items():
         click.echo(f"  {step}: {', '.join(names) if names else '-'}")
 
@@ -146,7 +161,10 @@ def scenarios(as_json: bool, module_dir: Path | None) -> None:
         _print_json(listed)
         return
     for item in listed:
-        click.echo(f"{item['id']:<16} {item['title']}: {item['first_turn']} to {item['last_turn']}, maps: {', '.join(item['maps'])}")
+        click.echo(
+            f"{item['id']:<16} {item['title']}: {item['first_turn']} to {item['last_turn']}, "
+            f"maps: {', '.join(item['maps'])}"
+        )
 
 
 @app.command(name="map")

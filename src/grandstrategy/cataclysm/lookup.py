@@ -64,7 +64,9 @@ def area_facts(module: Module, area_id: str) -> dict[str, Any]:
         for a, b in group.pairs
         for other in ((b,) if a == area_id else (a,) if b == area_id else ())
     )
-    facts = area.model_dump(mode="json", exclude_defaults=True, exclude={"id", "name", "type", "map", "provenance"})
+    facts = area.model_dump(
+        mode="json", exclude_defaults=True, exclude={"id", "name", "type", "map", "provenance"}
+    )
     return {
         "name": area.name,
         "id": area.id,
@@ -84,7 +86,9 @@ def naval_reach(module: Module, area_id: str, steps: int, friendly: list[str]) -
         raise UserInputError(f"--naval must be 0 or more, not {steps}")
     area = module.area(area_id)
     if area.type is AreaType.LAND and not area.coastal:
-        raise UserInputError(f"{area.name} is not a port: it has no coast, so naval units cannot be based there")
+        raise UserInputError(
+            f"{area.name} is not a port: it has no coast, so naval units cannot be based there"
+        )
     distances = module.naval_reach(area_id, steps, friendly)
     ordered = sorted(distances, key=lambda target: (distances[target], module.area(target).name))
     return {
@@ -92,7 +96,8 @@ def naval_reach(module: Module, area_id: str, steps: int, friendly: list[str]) -
         "naval": steps,
         "areas": [module.area(target).name for target in ordered],
         "by_distance": {
-            str(step): [module.area(t).name for t in ordered if distances[t] == step] for step in range(1, steps + 1)
+            str(step): [module.area(t).name for t in ordered if distances[t] == step]
+            for step in range(1, steps + 1)
         },
         "friendly": [module.area(a).name for a in friendly],
         "rule": "LR 7.3.1: traced by naval movement; the base's own area is not counted",

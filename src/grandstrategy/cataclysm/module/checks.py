@@ -6,6 +6,7 @@ Each check adds :class:`Problem` entries; none stops at the first problem.
 from __future__ import annotations
 
 from collections import defaultdict
+from itertools import pairwise
 
 from grandstrategy.cataclysm.module.events import EVENT_KINDS, SUBTABLE_KEYS
 from grandstrategy.cataclysm.module.loader import Problem
@@ -45,27 +46,44 @@ def cross_check(
         for index, area in enumerate(map_file.areas):
             record = f"areas[{index}] ({area.id})"
             if area.id in areas:
-                problems.append(Problem(name, record, "id", f"duplicates an area id already used in {areas[area.id][0]}"))
+                problems.append(
+                    Problem(name, record, "id", f"duplicates an area id already used in {areas[area.id][0]}")
+                )
             areas[area.id] = (name, area)
             if area.map is not map_file.map:
-                problems.append(Problem(name, record, "map", f"is '{area.map.value}' in the {map_file.map.value} map file"))
+                problems.append(
+                    Problem(
+                        name, record, "map", f"is '{area.map.value}' in the {map_file.map.value} map file"
+                    )
+                )
             width, height = map_file.size
             if not (0 <= area.pos[0] <= width and 0 <= area.pos[1] <= height):
-                problems.append(Problem(name, record, "pos", f"{area.pos} lies outside the map's {width}x{height}"))
+                problems.append(
+                    Problem(name, record, "pos", f"{area.pos} lies outside the map's {width}x{height}")
+                )
             if area.owner is not None and area.owner not in power_ids:
                 problems.append(Problem(name, record, "owner", f"names unknown power '{area.owner}'"))
             for base_index, base in enumerate(area.bases):
                 if base.owner is not None and base.owner not in power_ids:
                     problems.append(
-                        Problem(name, f"{record}.bases[{base_index}]", "owner", f"names unknown power '{base.owner}'")
+                        Problem(
+                            name,
+                            f"{record}.bases[{base_index}]",
+                            "owner",
+                            f"names unknown power '{base.owner}'",
+                        )
                     )
             if area.special_base is not None and area.special_base.owner not in power_ids:
                 problems.append(
-                    Problem(name, record, "special_base.owner", f"names unknown power '{area.special_base.owner}'")
+                    Problem(
+                        name, record, "special_base.owner", f"names unknown power '{area.special_base.owner}'"
+                    )
                 )
     adjacency: dict[str, dict[str, str]] = defaultdict(dict)
     groups: list[tuple[str, int, ConnectionGroup]] = [
-        (name, index, group) for name, map_file in maps.items() for index, group in enumerate(map_file.connections)
+        (name, index, group)
+        for name, map_file in maps.items()
+        for index, group in enumerate(map_file.connections)
     ]
     groups += [(connectors_name, index, group) for index, group in enumerate(connectors.connections)]
     for name, index, group in groups:
@@ -80,14 +98,20 @@ def cross_check(
                 problems.append(Problem(name, record, "", "connects an area to itself"))
                 continue
             if b in adjacency[a]:
-                problems.append(Problem(name, record, "", f"repeats a connection already given as {adjacency[a][b]}"))
+                problems.append(
+                    Problem(name, record, "", f"repeats a connection already given as {adjacency[a][b]}")
+                )
                 continue
             adjacency[a][b] = adjacency[b][a] = group.kind
             map_a, map_b = areas[a][1].map, areas[b][1].map
             if group.kind == "connector" and map_a is map_b:
-                problems.append(Problem(name, record, "kind", "a map connector must join areas on different maps"))
+                problems.append(
+                    Problem(name, record, "kind", "a map connector must join areas on different maps")
+                )
             if group.kind != "connector" and map_a is not map_b:
-                problems.append(Problem(name, record, "kind", "areas on different maps connect only by a map connector"))
+                problems.append(
+                    Problem(name, record, "kind", "areas on different maps connect only by a map connector")
+                )
             if group.kind == "offmap" and not (areas[a][1].off_map or areas[b][1].off_map):
                 problems.append(Problem(name, record, "kind", "a white arrow must lead to an off-map area"))
     for name, map_file in maps.items():
@@ -98,7 +122,11 @@ def cross_check(
                     if area_id not in areas:
                         problems.append(Problem(name, record, "", f"unknown area '{area_id}'"))
                 if b in adjacency.get(a, {}):
-                    problems.append(Problem(name, record, "", "is also listed as a connection; a red border is impassable"))
+                    problems.append(
+                        Problem(
+                            name, record, "", "is also listed as a connection; a red border is impassable"
+                        )
+                    )
     problems += _coast_checks(maps, areas, adjacency)
     problems += _power_checks(powers_name, powers, maps, areas)
     problems += _crisis_checks(crisis_name, crisis, areas, power_ids)
@@ -132,18 +160,32 @@ def _coast_checks(
                 if kind != "air" and areas[other][1].type is AreaType.SEA
             )
             if area.coastal and not seas:
-                problems.append(Problem(name, record, "coastal", "is marked coastal but has no adjacent sea area"))
+                problems.append(
+                    Problem(name, record, "coastal", "is marked coastal but has no adjacent sea area")
+                )
             if not area.coastal and seas:
                 problems.append(
-                    Problem(name, record, "coastal", f"touches sea area(s) {', '.join(seas)} but is not marked coastal")
+                    Problem(
+                        name,
+                        record,
+                        "coastal",
+                        f"touches sea area(s) {', '.join(seas)} but is not marked coastal",
+                    )
                 )
             if area.special_coastal and not area.coastal:
-                problems.append(Problem(name, record, "special_coastal", "only a coastal area can be special coastal"))
+                problems.append(
+                    Problem(name, record, "special_coastal", "only a coastal area can be special coastal")
+                )
             if area.coasts is not None:
                 listed = sorted(sea for coast in area.coasts.values() for sea in coast)
                 if listed != seas:
                     problems.append(
-                        Problem(name, record, "coasts", f"lists {', '.join(listed)} but the adjacent seas are {', '.join(seas)}")
+                        Problem(
+                            name,
+                            record,
+                            "coasts",
+                            f"lists {', '.join(listed)} but the adjacent seas are {', '.join(seas)}",
+                        )
                     )
             if area.id not in adjacency:
                 problems.append(Problem(name, record, "", "has no connection at all"))
@@ -153,7 +195,9 @@ def _coast_checks(
                 capitals[area.owner].append(area.id)
         for owner, ids in capitals.items():
             if len(ids) > 1:
-                problems.append(Problem(name, "", "capital", f"power '{owner}' has several capitals: {', '.join(ids)}"))
+                problems.append(
+                    Problem(name, "", "capital", f"power '{owner}' has several capitals: {', '.join(ids)}")
+                )
     return problems
 
 
@@ -166,7 +210,9 @@ def _power_checks(
     for index, unit in enumerate(powers.unit_types):
         record = f"unit_types[{index}] ({unit.id})"
         if unit.upgrades_to is not None and unit.upgrades_to not in unit_ids:
-            problems.append(Problem(name, record, "upgrades_to", f"names unknown unit type '{unit.upgrades_to}'"))
+            problems.append(
+                Problem(name, record, "upgrades_to", f"names unknown unit type '{unit.upgrades_to}'")
+            )
     ideology_of = {power.id: power.ideology for power in powers.powers}
     homes: dict[str, int] = defaultdict(int)
     capitals: dict[str, int] = defaultdict(int)
@@ -183,26 +229,41 @@ def _power_checks(
         if homes[power.id] == 0:
             problems.append(Problem(name, record, "", "has no home area on any map"))
         if capitals[power.id] == 0:
-            problems.append(Problem(name, record, "", "has no capital: one home area must be marked 'capital'"))
+            problems.append(
+                Problem(name, record, "", "has no capital: one home area must be marked 'capital'")
+            )
         for kind in ("alliance", "escalation"):
             for target in getattr(power.provocation, kind):
                 if target not in ideology_of:
-                    problems.append(Problem(name, record, f"provocation.{kind}", f"names unknown power '{target}'"))
+                    problems.append(
+                        Problem(name, record, f"provocation.{kind}", f"names unknown power '{target}'")
+                    )
                 elif ideology_of[target] == power.ideology:
                     problems.append(
-                        Problem(name, record, f"provocation.{kind}", f"'{target}' shares the ideology; only opposing powers are provoked")
+                        Problem(
+                            name,
+                            record,
+                            f"provocation.{kind}",
+                            f"'{target}' shares the ideology; only opposing powers are provoked",
+                        )
                     )
         for counter in power.counters.units:
             if counter not in counters:
                 problems.append(Problem(name, record, "counters.units", f"names unknown counter '{counter}'"))
         for marker in power.counters.upgrade_markers:
             if marker not in counters:
-                problems.append(Problem(name, record, "counters.upgrade_markers", f"names unknown counter '{marker}'"))
-        levels = list(Commitment)
-        for before, after in zip(levels[:3], levels[1:4], strict=True):
+                problems.append(
+                    Problem(name, record, "counters.upgrade_markers", f"names unknown counter '{marker}'")
+                )
+        for before, after in pairwise(list(Commitment)[:4]):
             if power.status_card[after].force_pool < power.status_card[before].force_pool:
                 problems.append(
-                    Problem(name, record, f"status_card.{after.value}.force_pool", "shrinks while commitment rises")
+                    Problem(
+                        name,
+                        record,
+                        f"status_card.{after.value}.force_pool",
+                        "shrinks while commitment rises",
+                    )
                 )
     return problems
 
@@ -218,7 +279,9 @@ def _crisis_checks(
         for key, entry in table.items():
             record = f"{table_name}.{key}"
             if key not in CRISIS_KEYS:
-                problems.append(Problem(name, record, "", "is not a reading of two dice (high-low, e.g. '6-3')"))
+                problems.append(
+                    Problem(name, record, "", "is not a reading of two dice (high-low, e.g. '6-3')")
+                )
             problems += _event_checks(name, record, entry, areas, power_ids)
     return problems
 
@@ -228,21 +291,35 @@ def _event_checks(
 ) -> list[Problem]:
     spec = EVENT_KINDS.get(entry.event)
     if spec is None:
-        return [Problem(name, record, "event", f"unknown event kind '{entry.event}' (known: {', '.join(EVENT_KINDS)})")]
+        return [
+            Problem(
+                name, record, "event", f"unknown event kind '{entry.event}' (known: {', '.join(EVENT_KINDS)})"
+            )
+        ]
     problems: list[Problem] = []
     for param in entry.params:
         if param not in spec:
-            problems.append(Problem(name, record, f"params.{param}", f"is not a parameter of '{entry.event}'"))
+            problems.append(
+                Problem(name, record, f"params.{param}", f"is not a parameter of '{entry.event}'")
+            )
     for param, kind in spec.items():
         if param not in entry.params:
             problems.append(Problem(name, record, f"params.{param}", "is required but missing"))
             continue
-        problems += _param_checks(name, record, f"params.{param}", kind, entry.params[param], areas, power_ids)
+        problems += _param_checks(
+            name, record, f"params.{param}", kind, entry.params[param], areas, power_ids
+        )
     return problems
 
 
 def _param_checks(
-    name: str, record: str, field: str, kind: str, value: object, areas: dict[str, tuple[str, Area]], power_ids: set[str]
+    name: str,
+    record: str,
+    field: str,
+    kind: str,
+    value: object,
+    areas: dict[str, tuple[str, Area]],
+    power_ids: set[str],
 ) -> list[Problem]:
     def bad(message: str) -> list[Problem]:
         return [Problem(name, record, field, message)]
@@ -260,9 +337,15 @@ def _param_checks(
             found += _param_checks(name, record, field, single, item, areas, power_ids)
         return found
     if kind == "ideology":
-        return [] if value in {ideology.value for ideology in Ideology} else bad(f"{value!r} is not an ideology")
+        return (
+            [] if value in {ideology.value for ideology in Ideology} else bad(f"{value!r} is not an ideology")
+        )
     if kind == "commitment":
-        return [] if value in {level.value for level in Commitment} else bad(f"{value!r} is not a commitment level")
+        return (
+            []
+            if value in {level.value for level in Commitment}
+            else bad(f"{value!r} is not a commitment level")
+        )
     if kind == "int":
         return [] if isinstance(value, int) else bad("must be a whole number")
     if kind == "table":
@@ -292,7 +375,14 @@ def _scenario_reference_checks(
             problems.append(Problem(name, f"cubes.{area_id}", "", f"unknown area '{area_id}'"))
             continue
         if areas[area_id][1].type is AreaType.SEA:
-            problems.append(Problem(name, f"cubes.{area_id}", "", "cubes go in land or mixed areas; sea areas are never controlled"))
+            problems.append(
+                Problem(
+                    name,
+                    f"cubes.{area_id}",
+                    "",
+                    "cubes go in land or mixed areas; sea areas are never controlled",
+                )
+            )
         for power, count in cubes.items():
             if power != "neutral" and power not in power_ids:
                 problems.append(Problem(name, f"cubes.{area_id}", power, "is not a power (or 'neutral')"))
@@ -324,9 +414,18 @@ def _scenario_reference_checks(
             if member not in ideology_of:
                 problems.append(Problem(name, f"alliances.{ideology.value}", "", f"unknown power '{member}'"))
             elif ideology_of[member] is not ideology:
-                problems.append(Problem(name, f"alliances.{ideology.value}", "", f"'{member}' is not of that ideology"))
+                problems.append(
+                    Problem(name, f"alliances.{ideology.value}", "", f"'{member}' is not of that ideology")
+                )
     for index, (side_a, side_b) in enumerate(scenario.wars):
         sides = [{ideology_of.get(power) for power in side} for side in (side_a, side_b)]
         if any(len(side) != 1 or None in side for side in sides) or sides[0] == sides[1]:
-            problems.append(Problem(name, f"wars[{index}]", "", "each side must be known powers of one ideology, the sides opposed"))
+            problems.append(
+                Problem(
+                    name,
+                    f"wars[{index}]",
+                    "",
+                    "each side must be known powers of one ideology, the sides opposed",
+                )
+            )
     return problems

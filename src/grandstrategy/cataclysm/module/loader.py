@@ -144,7 +144,9 @@ def _parse(path: Path, model: type[M], problems: list[Problem], root: Path) -> M
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problems.append(Problem(name, "", "", f"is not valid YAML{where}: {getattr(error, 'problem', error)}"))
+        problems.append(
+            Problem(name, "", "", f"is not valid YAML{where}: {getattr(error, 'problem', error)}")
+        )
         return None
     try:
         return model.model_validate(data)
@@ -191,13 +193,33 @@ def check_module(directory: Path | str | None = None) -> CheckReport:
     if problems or connectors is None or powers is None or crisis is None:
         return report
     map_files = {name: map_file for name, map_file in zip(info.maps, maps, strict=True) if map_file}
-    scenario_files = {name: scenario for name, scenario in zip(info.scenarios, scenarios, strict=True) if scenario}
-    problems.extend(cross_check(info, map_files, info.connectors, connectors, info.powers, powers,
-                                info.crisis_tables, crisis, scenario_files))
+    scenario_files = {
+        name: scenario for name, scenario in zip(info.scenarios, scenarios, strict=True) if scenario
+    }
+    problems.extend(
+        cross_check(
+            info,
+            map_files,
+            info.connectors,
+            connectors,
+            info.powers,
+            powers,
+            info.crisis_tables,
+            crisis,
+            scenario_files,
+        )
+    )
     if problems:
         return report
-    report.module = _build(info, _hash_directory(root), list(map_files.values()), connectors, powers,
-                           crisis, list(scenario_files.values()))
+    report.module = _build(
+        info,
+        _hash_directory(root),
+        list(map_files.values()),
+        connectors,
+        powers,
+        crisis,
+        list(scenario_files.values()),
+    )
     problems.extend(_scenario_checks(report.module, scenario_files))
     if problems:
         report.module = None

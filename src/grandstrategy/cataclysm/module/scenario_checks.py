@@ -17,20 +17,31 @@ def check_scenario(module: Module, name: str, scenario: Scenario) -> list[Proble
     """Every problem with the scenario's starting position."""
     problems: list[Problem] = []
     in_play = set(module.in_play(scenario))
-    for power_id, power in module.powers.items():
+    for power_id in module.powers:
         homes = [a.id for a in module.areas.values() if a.owner == power_id and a.id in in_play]
         if homes and power_id not in scenario.powers:
-            problems.append(Problem(name, "powers", power_id, "has home areas in play but no line on the record display"))
+            problems.append(
+                Problem(name, "powers", power_id, "has home areas in play but no line on the record display")
+            )
     for power_id, line in scenario.powers.items():
         card = module.powers[power_id].status_card[line.commitment]
         if line.effectiveness != card.effectiveness:
             problems.append(
-                Problem(name, f"powers.{power_id}", "effectiveness",
-                        f"is {line.effectiveness} but the status card gives {card.effectiveness} at {line.commitment.value}")
+                Problem(
+                    name,
+                    f"powers.{power_id}",
+                    "effectiveness",
+                    f"is {line.effectiveness} but the status card gives {card.effectiveness} "
+                    f"at {line.commitment.value}",
+                )
             )
         computed = module.victory_points(scenario, power_id)
         if line.vp != computed:
-            problems.append(Problem(name, f"powers.{power_id}", "vp", f"is {line.vp} but the cubes give {computed} (LR 1.7.1)"))
+            problems.append(
+                Problem(
+                    name, f"powers.{power_id}", "vp", f"is {line.vp} but the cubes give {computed} (LR 1.7.1)"
+                )
+            )
     problems += _cube_checks(module, name, scenario, in_play)
     problems += _unit_checks(module, name, scenario, in_play)
     problems += _counter_checks(module, name, scenario)
@@ -47,16 +58,40 @@ def _cube_checks(module: Module, name: str, scenario: Scenario, in_play: set[str
         for power, count in cubes.items():
             totals[power] += count
             if power == area.owner:
-                problems.append(Problem(name, f"cubes.{area_id}", power, "a power places no cube in an area printed in its colour (LR 2.2.4)"))
+                problems.append(
+                    Problem(
+                        name,
+                        f"cubes.{area_id}",
+                        power,
+                        "a power places no cube in an area printed in its colour (LR 2.2.4)",
+                    )
+                )
         holders = [power for power in cubes if power != "neutral"]
         if len(holders) > 1 and area.owner is None:
-            problems.append(Problem(name, f"cubes.{area_id}", "", f"a country is controlled by one power; found {', '.join(holders)}"))
+            problems.append(
+                Problem(
+                    name,
+                    f"cubes.{area_id}",
+                    "",
+                    f"a country is controlled by one power; found {', '.join(holders)}",
+                )
+            )
         if area.remote and holders:
-            problems.append(Problem(name, f"cubes.{area_id}", "", "no other power can control a remote area (LR 2.2.8)"))
+            problems.append(
+                Problem(name, f"cubes.{area_id}", "", "no other power can control a remote area (LR 2.2.8)")
+            )
     for power, total in totals.items():
-        limit = module.neutral_cubes if power == "neutral" else module.powers[power].counters.cubes if power in module.powers else None
+        limit = (
+            module.neutral_cubes
+            if power == "neutral"
+            else module.powers[power].counters.cubes
+            if power in module.powers
+            else None
+        )
         if limit is not None and total > limit:
-            problems.append(Problem(name, "cubes", power, f"places {total} cubes but only {limit} exist (LR 2.4)"))
+            problems.append(
+                Problem(name, "cubes", power, f"places {total} cubes but only {limit} exist (LR 2.4)")
+            )
     return problems
 
 
@@ -81,9 +116,12 @@ def _may_stand(module: Module, scenario: Scenario, unit: Placement) -> str | Non
         if unit_class == "land":
             return "a land unit cannot stand in a sea area"
         wanted = {BaseKind.NAVAL} if unit_class == "naval" else {BaseKind.NAVAL, BaseKind.AIR}
-        bases = [b for b in area.bases if b.kind in wanted and _friendly(module, scenario, unit.power, b.owner)]
+        bases = [
+            b for b in area.bases if b.kind in wanted and _friendly(module, scenario, unit.power, b.owner)
+        ]
         if not bases:
-            return f"a {unit_class} unit needs a friendly {'naval' if unit_class == 'naval' else 'air or naval'} base to stand in a sea area"
+            needed = "naval" if unit_class == "naval" else "air or naval"
+            return f"a {unit_class} unit needs a friendly {needed} base to stand in a sea area"
         return None
     if area.remote and controller != unit.power:
         return "only the controller's units may enter a remote area (LR 2.2.8)"
@@ -96,8 +134,11 @@ def _may_stand(module: Module, scenario: Scenario, unit: Placement) -> str | Non
     if _friendly(module, scenario, unit.power, controller):
         return None
     special = area.special_base
-    if special is not None and unit.area in scenario.special_bases and controller is None and (
-        _friendly(module, scenario, unit.power, special.owner)
+    if (
+        special is not None
+        and unit.area in scenario.special_bases
+        and controller is None
+        and (_friendly(module, scenario, unit.power, special.owner))
     ):
         return None
     who = f"controlled by {controller}" if controller else "uncontrolled"
@@ -133,8 +174,13 @@ def _unit_checks(module: Module, name: str, scenario: Scenario, in_play: set[str
         for kind, limit in limits.items():
             if counts[kind] > limit:
                 problems.append(
-                    Problem(name, f"units in {area_id}", "",
-                            f"{ideology} has {counts[kind]} {kind} unit(s) where at most {limit} may stand (LR 7.1)")
+                    Problem(
+                        name,
+                        f"units in {area_id}",
+                        "",
+                        f"{ideology} has {counts[kind]} {kind} unit(s) where at most {limit} "
+                        "may stand (LR 7.1)",
+                    )
                 )
     return problems
 
@@ -164,7 +210,9 @@ def _counter_checks(module: Module, name: str, scenario: Scenario) -> list[Probl
         if cup is not None:
             for unit_type, count in cup.units.items():
                 if unit_type not in module.unit_types:
-                    problems.append(Problem(name, f"cup.{power_id}", "units", f"unknown unit type '{unit_type}'"))
+                    problems.append(
+                        Problem(name, f"cup.{power_id}", "units", f"unknown unit type '{unit_type}'")
+                    )
                     continue
                 used[module.unit_types[unit_type].counter] += count
             upgrades.update(cup.upgrade_markers)
@@ -175,33 +223,62 @@ def _counter_checks(module: Module, name: str, scenario: Scenario) -> list[Probl
                 flags += 1
             elif reserve.kind in ("offensive", "resource"):
                 offensives += 1
-            elif reserve.kind == "unit" and reserve.type in module.unit_types:
+            elif reserve.kind == "unit" and reserve.type is not None and reserve.type in module.unit_types:
                 used[module.unit_types[reserve.type].counter] += 1
             elif reserve.kind == "upgrade" and reserve.type:
                 upgrades[reserve.type] += 1
             else:
-                problems.append(Problem(name, f"reserve.{power_id}", "type", "a reserved unit or upgrade names its type"))
+                problems.append(
+                    Problem(name, f"reserve.{power_id}", "type", "a reserved unit or upgrade names its type")
+                )
         mix = power.counters
         for counter, count in used.items():
             if count > mix.units.get(counter, 0):
                 problems.append(
-                    Problem(name, f"pieces of {power_id}", counter,
-                            f"{count} in play but the counter mix has {mix.units.get(counter, 0)} (LR 2.4)")
+                    Problem(
+                        name,
+                        f"pieces of {power_id}",
+                        counter,
+                        f"{count} in play but the counter mix has {mix.units.get(counter, 0)} (LR 2.4)",
+                    )
                 )
         for marker, count in upgrades.items():
             if count > mix.upgrade_markers.get(marker, 0):
-                problems.append(Problem(name, f"pieces of {power_id}", f"upgrade {marker}", f"{count} in play but the mix has {mix.upgrade_markers.get(marker, 0)}"))
+                problems.append(
+                    Problem(
+                        name,
+                        f"pieces of {power_id}",
+                        f"upgrade {marker}",
+                        f"{count} in play but the mix has {mix.upgrade_markers.get(marker, 0)}",
+                    )
+                )
         if flags > mix.flags:
-            problems.append(Problem(name, f"pieces of {power_id}", "flags", f"{flags} in play but the mix has {mix.flags}"))
+            problems.append(
+                Problem(
+                    name, f"pieces of {power_id}", "flags", f"{flags} in play but the mix has {mix.flags}"
+                )
+            )
         if offensives > mix.offensives:
-            problems.append(Problem(name, f"pieces of {power_id}", "offensives", f"{offensives} in play but the mix has {mix.offensives}"))
+            problems.append(
+                Problem(
+                    name,
+                    f"pieces of {power_id}",
+                    "offensives",
+                    f"{offensives} in play but the mix has {mix.offensives}",
+                )
+            )
         line = scenario.powers.get(power_id)
         if line is not None:
             limit = power.status_card[line.commitment].force_pool
             pool = sum(used.values()) + sum(upgrades.values())
             if pool > limit:
                 problems.append(
-                    Problem(name, f"pieces of {power_id}", "force pool",
-                            f"{pool} units and upgrade markers in play exceed the limit {limit} at {line.commitment.value} (LR 4.1.1)")
+                    Problem(
+                        name,
+                        f"pieces of {power_id}",
+                        "force pool",
+                        f"{pool} units and upgrade markers in play exceed the limit {limit} "
+                        f"at {line.commitment.value} (LR 4.1.1)",
+                    )
                 )
     return problems

@@ -186,7 +186,9 @@ class Area(Record):
             if self.status is None:
                 problems.append("a land or mixed area needs 'status' (home, colony or country)")
             if self.bases:
-                problems.append("bases are printed in sea areas only (LR 2.3.2); use special_base for a country")
+                problems.append(
+                    "bases are printed in sea areas only (LR 2.3.2); use special_base for a country"
+                )
             if self.status in (AreaStatus.HOME, AreaStatus.COLONY) and not self.owner:
                 problems.append(f"a {self.status.value} area needs its 'owner' power")
             if self.status is AreaStatus.COUNTRY and self.owner:

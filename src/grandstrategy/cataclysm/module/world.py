@@ -185,7 +185,8 @@ class Module:
             foreign = [
                 power
                 for power, count in cubes.items()
-                if count and (power == "neutral" or (power in self.powers and self.powers[power].ideology != ideology))
+                if count
+                and (power == "neutral" or (power in self.powers and self.powers[power].ideology != ideology))
             ]
             if not foreign:
                 return owner
