@@ -183,3 +183,48 @@ def map_command(scenario_id: str | None, out: Path, module_dir: Path | None) -> 
     except OSError as error:
         raise UserInputError(f"cannot write {out}: {error.strerror or error}") from None
     click.echo(f"wrote {out} ({len(svg) // 1024} KiB)")
+
+
+@app.command()
+@click.option("--attacker-dice", type=click.IntRange(1, 12), required=True, help="Dice the attacker rolls.")
+@click.option(
+    "--attacker-mod", type=int, default=0, show_default=True, help="Modifier to the attacker's result."
+)
+@click.option("--defender-dice", type=click.IntRange(1, 12), required=True, help="Dice the defender rolls.")
+@click.option(
+    "--defender-mod", type=int, default=0, show_default=True, help="Modifier to the defender's result."
+)
+@JSON_OPTION
+def odds(attacker_dice: int, attacker_mod: int, defender_dice: int, defender_mod: int, as_json: bool) -> None:
+    """Exact odds of one combat roll-off from dice and modifiers (LR 2.8, 10.7), enumerated."""
+    from grandstrategy.cataclysm.rules.dice import combat_odds
+
+    result = combat_odds(attacker_dice, attacker_mod, defender_dice, defender_mod)
+    loser = {str(k): float(v) for k, v in result.loser_losses().items()}
+    data: dict[str, Any] = {
+        "method": "exact",
+        "note": "enumerated over every die result, not sampled",
+        "attacker_wins": float(result.attacker_wins),
+        "defender_wins": float(result.defender_wins),
+        "tie": float(result.tie),
+        "losses": loser,
+        "defender_losses": {str(k): float(v) for k, v in result.defender_losses.items()},
+        "attacker_losses": {str(k): float(v) for k, v in result.attacker_losses.items()},
+        "exact": {
+            "attacker_wins": str(result.attacker_wins),
+            "defender_wins": str(result.defender_wins),
+            "tie": str(result.tie),
+        },
+    }
+    if as_json:
+        _print_json(data)
+        return
+    click.echo(
+        f"Attacker {attacker_dice} dice {attacker_mod:+d} vs defender {defender_dice} dice {defender_mod:+d} "
+        "(exact: every die result enumerated)"
+    )
+    click.echo(
+        f"  attacker wins {data['attacker_wins']:.2%}   defender wins {data['defender_wins']:.2%}   "
+        f"tie {data['tie']:.2%} (1 loss each)"
+    )
+    click.echo("  loser's losses when not tied: " + ", ".join(f"{k}: {v:.2%}" for k, v in loser.items()))
