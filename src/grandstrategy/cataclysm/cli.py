@@ -70,7 +70,7 @@ def check(module_dir: Path | None, as_json: bool) -> None:
             f"{records['from_public_accounts']} public "
             f"accounts, {records['reconstructed']} reconstructed"
         )
-        click.echo(f"  content hash {summary['content_hash'][:16]}")
+        click.echo(f"  content hash {summary['content_hash'][:23]}")
     else:
         click.echo(f"module in {report.directory}: {len(report.problems)} problem(s)", err=True)
         for problem in report.problems:

@@ -169,7 +169,7 @@ def _hash_directory(root: Path) -> str:
         digest.update(b"\0")
         digest.update(path.read_bytes())
         digest.update(b"\0")
-    return digest.hexdigest()
+    return f"sha256:{digest.hexdigest()}"
 
 
 def check_module(directory: Path | str | None = None) -> CheckReport:

@@ -170,8 +170,12 @@ class Module:
 
     def in_play(self, scenario: Scenario) -> list[str]:
         """Areas on the maps the scenario uses."""
-        maps = {map_id.value for map_id in scenario.maps}
-        return [area.id for area in self.areas.values() if area.map.value in maps]
+        return self.in_play_ids(tuple(map_id.value for map_id in scenario.maps))
+
+    def in_play_ids(self, maps: Iterable[str]) -> list[str]:
+        """Areas on the named maps."""
+        wanted = set(maps)
+        return [area.id for area in self.areas.values() if area.map.value in wanted]
 
     def controller(self, scenario: Scenario, area_id: str) -> str | None:
         """Which power controls the area at the start of the scenario (LR 2.2.4), or None."""

@@ -1,0 +1,196 @@
+"""Who controls what, who is at war with whom, and what each power scores.
+
+Control LR 2.2.4 and 2.2.5; relations LR 1.1 and 6.1.2; interests LR 5.1; production sites
+LR 2.3.9; victory points and the winner LR 1.7.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from grandstrategy.cataclysm.module import Module
+from grandstrategy.cataclysm.module.schema import (
+    AreaStatus,
+    AreaType,
+    Commitment,
+    Ideology,
+    Resource,
+    ResourceKind,
+)
+from grandstrategy.cataclysm.state import CataclysmState
+
+
+def ideology(module: Module, power: str) -> Ideology:
+    return module.powers[power].ideology
+
+
+def controller(module: Module, state: CataclysmState, area_id: str) -> str | None:
+    """The power controlling the area, or None (LR 2.2.4).
+
+    A power controls its home and colony areas while they hold no opposing or neutral cube, and
+    any other area holding one of its cubes. Surrendered powers control nothing; seas nobody.
+    """
+    area = module.area(area_id)
+    if area.type is AreaType.SEA:
+        return None
+    cubes = state.cubes.get(area_id, {})
+    owner = area.owner
+    if owner is not None and state.powers.get(owner) is not None and state.powers[owner].active:
+        own_ideology = ideology(module, owner)
+        blocked = any(
+            count and (power == "neutral" or ideology(module, power) is not own_ideology)
+            for power, count in cubes.items()
+        )
+        if not blocked:
+            return owner
+    for power, count in cubes.items():
+        if (
+            count
+            and power != "neutral"
+            and state.powers.get(power) is not None
+            and state.powers[power].active
+        ):
+            return power
+    return None
+
+
+def is_country(module: Module, state: CataclysmState, area_id: str) -> bool:
+    """A land or mixed area that is not currently its original owner's home or colony (LR 2.2.3, 2.2.5)."""
+    area = module.area(area_id)
+    if area.type is AreaType.SEA:
+        return False
+    if area.status is AreaStatus.COUNTRY or area.owner is None:
+        return True
+    return controller(module, state, area_id) != area.owner
+
+
+def at_war(state: CataclysmState, a: str, b: str) -> bool:
+    """Whether two powers are enemies (LR 1.1)."""
+    return any(
+        (a in side_a and b in side_b) or (b in side_a and a in side_b) for side_a, side_b in state.wars
+    )
+
+
+def belligerent(state: CataclysmState, power: str) -> bool:
+    """Whether the power is at war with at least one power (LR 1.1)."""
+    return any(power in side_a or power in side_b for side_a, side_b in state.wars)
+
+
+def allied(module: Module, state: CataclysmState, a: str, b: str) -> bool:
+    """Whether the two powers are in the same alliance (LR 6.1)."""
+    members = state.alliances.get(ideology(module, a).value, [])
+    return a != b and a in members and b in members
+
+
+def friendly_powers(module: Module, state: CataclysmState, a: str, b: str) -> bool:
+    """Whether ``b``'s areas, units and bases are friendly to ``a`` (LR 6.1.2).
+
+    A power is friendly to itself and to its allies while both are belligerent.
+    """
+    return a == b or (allied(module, state, a, b) and belligerent(state, a) and belligerent(state, b))
+
+
+def friendly_area(module: Module, state: CataclysmState, power: str, area_id: str) -> bool:
+    """Whether the land or mixed area is controlled by the power or a belligerent ally."""
+    holder = controller(module, state, area_id)
+    return holder is not None and friendly_powers(module, state, power, holder)
+
+
+def interests(module: Module, state: CataclysmState, power: str) -> set[str]:
+    """Every area the power has an interest in (LR 5.1), allies' interests included."""
+    found = _own_interests(module, state, power)
+    for other in state.powers:
+        if allied(module, state, power, other):
+            found |= _own_interests(module, state, other)
+    return found
+
+
+def _own_interests(module: Module, state: CataclysmState, power: str) -> set[str]:
+    controlled = [a for a in module.in_play_ids(state.maps) if controller(module, state, a) == power]
+    found = set(controlled)
+    for area_id in controlled:
+        found.update(edge.target for edge in module.neighbors(area_id) if edge.target in module.areas)
+        if module.area(area_id).owner == power:  # across a single sea area from own home or colony areas
+            for sea in module.sea_neighbors(area_id):
+                found.update(t for t in module.adjacent(sea, "naval") if not module.is_sea(t))
+    for area in module.areas.values():
+        for index, _base in enumerate(area.bases):
+            if state.base_owners.get(f"{area.id}#{index}") == power:
+                found.add(area.id)
+        if (
+            area.special_base is not None
+            and area.special_base.owner == power
+            and area.id in state.special_bases
+        ):
+            found.add(area.id)
+    return found & set(module.in_play_ids(state.maps))
+
+
+def production_sites(module: Module, state: CataclysmState, power: str) -> list[str]:
+    """Where the power places new units and starts LOCs (LR 2.3.9).
+
+    Home areas it controls with a non-limited industrial resource, and areas with Soviet special
+    resources in play.
+    """
+    sites = []
+    for area in module.areas.values():
+        if area.owner != power or area.status is not AreaStatus.HOME or area.map.value not in state.maps:
+            continue
+        if controller(module, state, area.id) != power:
+            continue
+        for resource in area.resources:
+            industrial = resource.kind is ResourceKind.INDUSTRIAL and not resource.limited
+            special = resource.kind is ResourceKind.SOVIET_SPECIAL and _special_in_play(
+                state, power, resource
+            )
+            if industrial or special:
+                sites.append(area.id)
+                break
+    return sites
+
+
+def _special_in_play(state: CataclysmState, power: str, resource: Resource) -> bool:
+    """Whether a Soviet special resource is on the map: placed on reaching its commitment (LR 12.3.1)."""
+    if resource.appears_at is None:
+        return False
+    levels = list(Commitment)
+    return levels.index(state.powers[power].commitment) >= levels.index(resource.appears_at)
+
+
+def victory_points(module: Module, state: CataclysmState, power: str) -> int:
+    """Own cubes on the map minus other cubes in own home and colony areas (LR 1.7.1)."""
+    own = sum(cubes.get(power, 0) for cubes in state.cubes.values())
+    foreign = sum(
+        count
+        for area_id, cubes in state.cubes.items()
+        if module.area(area_id).owner == power
+        for holder, count in cubes.items()
+        if holder != power
+    )
+    return own - foreign
+
+
+def ideology_scores(module: Module, state: CataclysmState) -> dict[Ideology, int]:
+    """Each ideology's score: the sum of its powers' victory points, surrendered ones included."""
+    scores = {ideo: 0 for ideo in Ideology}
+    for power in module.powers:
+        if power in state.powers:
+            scores[ideology(module, power)] += victory_points(module, state, power)
+    return scores
+
+
+def winner(scores: Mapping[Ideology, int]) -> Ideology:
+    """The winning ideology (LR 1.7.2).
+
+    Highest score wins; a tie goes to the Communists if they are in it, else to the Fascists. When
+    both Fascists and Communists score above zero, the Democracies win only by beating their sum.
+    """
+    fascism, communism = scores[Ideology.FASCISM], scores[Ideology.COMMUNISM]
+    contenders = dict(scores)
+    if fascism > 0 and communism > 0 and scores[Ideology.DEMOCRACY] <= fascism + communism:
+        del contenders[Ideology.DEMOCRACY]
+    best = max(contenders.values())
+    tied = [ideo for ideo, score in contenders.items() if score == best]
+    if len(tied) == 1:
+        return tied[0]
+    return Ideology.COMMUNISM if Ideology.COMMUNISM in tied else Ideology.FASCISM

@@ -1,0 +1,187 @@
+"""The Cataclysm game state: plain, JSON-serialisable data that the rules read and change.
+
+Static facts (the map, status cards, tables) live in the :class:`Module`; the state holds only
+what changes in play: cubes, units, counters, the record display and the political display.
+Counters outside the map are written in a short notation (see :func:`counter`).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from grandstrategy.cataclysm.module import Module
+from grandstrategy.cataclysm.module.schema import Commitment, Stability, WarStatus
+from grandstrategy.core.errors import UserInputError
+
+
+def counter(kind: str, power: str | None = None, detail: str | None = None) -> str:
+    """Notation of a counter off the map: ``flag:germany``, ``unit:italy:surface-fleet``, ``crisis``."""
+    return ":".join(part for part in (kind, power, detail) if part)
+
+
+@dataclass
+class Unit:
+    """One unit on the map."""
+
+    id: int
+    power: str
+    type: str
+    area: str
+    coast: str | None = None
+
+
+@dataclass
+class PowerState:
+    """One power's line of the record display and its status card (LR 2.5, 2.6)."""
+
+    commitment: Commitment
+    stability: Stability
+    active: bool = True
+    effectiveness_reduced: bool = False
+    escalated_this_turn: bool = False
+    reserve: str | None = None
+    available_flags: int = 0
+    available_offensives: int = 0
+    force_pool: dict[str, int] = field(default_factory=dict)
+    holding_box: list[str] = field(default_factory=list)
+    failed_actions: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class CataclysmState:
+    """Everything that changes during a game of Cataclysm."""
+
+    module_id: str
+    scenario: str
+    turn: int
+    last_turn: int
+    maps: list[str]
+    powers: dict[str, PowerState]
+    cubes: dict[str, dict[str, int]]
+    units: list[Unit]
+    cup: list[str]
+    markers: list[str]
+    special_bases: list[str]
+    alliances: dict[str, list[str]]
+    wars: list[tuple[list[str], list[str]]]
+    war_status: WarStatus = WarStatus.NONE
+    global_war_turn: int | None = None
+    turn_track: dict[int, list[str]] = field(default_factory=dict)
+    damaged: list[str] = field(default_factory=list)
+    used_limited: list[str] = field(default_factory=list)
+    base_owners: dict[str, str | None] = field(default_factory=dict)
+    next_unit_id: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as plain JSON data, keys in a fixed order."""
+        data = asdict(self)
+        data["turn_track"] = {str(turn): items for turn, items in sorted(self.turn_track.items())}
+        data["wars"] = [[list(a), list(b)] for a, b in self.wars]
+        return data
+
+    def clone(self) -> CataclysmState:
+        """An independent copy."""
+        return copy.deepcopy(self)
+
+    def units_in(self, area_id: str) -> list[Unit]:
+        """Units standing in an area."""
+        return [unit for unit in self.units if unit.area == area_id]
+
+
+def new_state(module: Module, scenario_id: str) -> CataclysmState:
+    """The starting state of a scenario (LR 1.3): pieces, cup, reserve, record and political display.
+
+    :raises UserInputError: the scenario id is unknown.
+    """
+    scenario = module.scenarios.get(scenario_id)
+    if scenario is None:
+        raise UserInputError(f"unknown scenario {scenario_id!r}; known: {', '.join(module.scenarios)}")
+    powers: dict[str, PowerState] = {}
+    cup: list[str] = []
+    for power_id, line in scenario.powers.items():
+        power = module.powers[power_id]
+        mix = power.counters
+        in_cup = scenario.cup.get(power_id)
+        reserve = scenario.reserve.get(power_id)
+        reserved = counter(reserve.kind, power_id, reserve.type) if reserve is not None else None
+        used_units: dict[str, int] = {}
+        for unit in scenario.units:
+            if unit.power == power_id:
+                key = module.unit_types[unit.type].counter
+                used_units[key] = used_units.get(key, 0) + unit.count
+        flags = offensives = 0
+        if in_cup is not None:
+            flags, offensives = in_cup.flags, in_cup.offensives
+            cup += [counter("flag", power_id)] * in_cup.flags + [
+                counter("offensive", power_id)
+            ] * in_cup.offensives
+            for unit_type, count in in_cup.units.items():
+                cup += [counter("unit", power_id, unit_type)] * count
+                key = module.unit_types[unit_type].counter
+                used_units[key] = used_units.get(key, 0) + count
+            for marker, count in in_cup.upgrade_markers.items():
+                cup += [counter("upgrade", power_id, marker)] * count
+            if in_cup.home_front:
+                cup.append(counter("home-front", power_id))
+        if reserve is not None:
+            flags += reserve.kind == "flag"
+            offensives += reserve.kind in ("offensive", "resource")
+        limit = power.status_card[line.commitment].force_pool
+        pool_size = max(0, limit - sum(used_units.values()))
+        force_pool = _fill_force_pool(mix.units, used_units, pool_size)
+        powers[power_id] = PowerState(
+            commitment=line.commitment,
+            stability=line.stability,
+            reserve=reserved,
+            available_flags=mix.flags - flags,
+            available_offensives=mix.offensives - offensives,
+            force_pool=force_pool,
+        )
+    cup += ["crisis"] * scenario.crisis_markers
+    if scenario.civil_war_resolution:
+        cup.append("cw-resolution")
+    units: list[Unit] = []
+    for placement in scenario.units:
+        for _ in range(placement.count):
+            units.append(
+                Unit(len(units) + 1, placement.power, placement.type, placement.area, placement.coast)
+            )
+    base_owners = {
+        f"{area.id}#{index}": base.owner
+        for area in module.areas.values()
+        for index, base in enumerate(area.bases)
+    }
+    return CataclysmState(
+        module_id=module.id,
+        scenario=scenario.id,
+        turn=scenario.start,
+        last_turn=scenario.end,
+        maps=[map_id.value for map_id in scenario.maps],
+        powers=powers,
+        cubes={area: dict(cubes) for area, cubes in scenario.cubes.items()},
+        units=units,
+        cup=sorted(cup),
+        markers=list(scenario.markers),
+        special_bases=list(scenario.special_bases),
+        alliances={ideology.value: list(members) for ideology, members in scenario.alliances.items()},
+        wars=[(list(a), list(b)) for a, b in scenario.wars],
+        war_status=scenario.war_status,
+        base_owners=base_owners,
+        next_unit_id=len(units) + 1,
+    )
+
+
+def _fill_force_pool(mix: dict[str, int], used: dict[str, int], size: int) -> dict[str, int]:
+    """Unbuilt counters up to the force-pool limit, taken in the mix's order (reconstructed)."""
+    pool: dict[str, int] = {}
+    remaining = size
+    spare = {key: mix[key] - used.get(key, 0) for key in mix}
+    while remaining > 0 and any(spare.values()):
+        for key in mix:
+            if remaining and spare[key] > 0:
+                pool[key] = pool.get(key, 0) + 1
+                spare[key] -= 1
+                remaining -= 1
+    return pool
