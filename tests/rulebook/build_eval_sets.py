@@ -182,7 +182,9 @@ def main() -> int:
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     for split, items in sets.items():
         path = OUT_DIR / f"{split}.jsonl"
-        path.write_text("".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items), encoding="utf-8")
+        path.write_text(
+            "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items), encoding="utf-8"
+        )
         print(f"{path.relative_to(REPO)}: {len(items)} questions")
     return 0
 

@@ -1,1 +1,23 @@
-"""The rules assistant: an index of rule sections and cited answers; data plus look-up, no game logic."""
+"""The rules assistant: an index of rule sections and cited answers; data plus look-up, no game logic.
+
+``answer(question)`` returns the best matching Living Rules sections (number, title, the project's own
+summary, score, related sections); the terminal game can call it for ``rules <question>`` at any prompt.
+Heavy imports (bm25s, numpy, rapidfuzz, pypdf) happen only when a question is first asked.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from grandstrategy.rulebook.assistant import Answer, Reply, RulesAssistant, answer
+
+__all__ = ["Answer", "Reply", "RulesAssistant", "answer"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from grandstrategy.rulebook import assistant
+
+        return getattr(assistant, name)
+    raise AttributeError(name)

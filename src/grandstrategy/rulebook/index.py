@@ -38,8 +38,32 @@ PRIORITY_VOCAB = 2
 # Words too general to show that a question is about the rules ("how much does the game cost").
 GENERIC_STEMS = frozenset(
     stem(word)
-    for word in "game games play playing player players time times many much good best happen happens "
-    "happened need new thing things way like use using used".split()
+    for word in [
+        "game",
+        "games",
+        "play",
+        "playing",
+        "player",
+        "players",
+        "time",
+        "times",
+        "many",
+        "much",
+        "good",
+        "best",
+        "happen",
+        "happens",
+        "happened",
+        "need",
+        "new",
+        "thing",
+        "things",
+        "way",
+        "like",
+        "use",
+        "using",
+        "used",
+    ]
 )
 MATCH_NAMES = {PRIORITY_GLOSSARY: "glossary", PRIORITY_TITLE: "title", PRIORITY_TERM: "term", 0: "search"}
 
@@ -65,6 +89,7 @@ class Query:
 
     text: str
     words: list[str]
+    literal: list[str] = field(default_factory=list)
     corrections: dict[str, str] = field(default_factory=dict)
     unknown: list[str] = field(default_factory=list)
     stems: list[str] = field(default_factory=list)
@@ -152,19 +177,25 @@ class RulesIndex:
             expansion = self.digest.abbreviations.get(word)
             if expansion is not None:
                 query.words += content_words(expansion)
+                query.literal.append(word)
                 continue
             if word in known or stem(word) in self.vocabulary:
                 query.words.append(word)
+                query.literal.append(word)
                 continue
             if len(word) >= FUZZY_MIN_LENGTH and not word.isdigit():
-                best = process.extractOne(word, self.surface_words, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF)
+                best = process.extractOne(
+                    word, self.surface_words, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF
+                )
                 if best is not None:
                     corrected = str(best[0])
                     query.corrections[word] = corrected
                     query.words.append(corrected)
+                    query.literal.append(corrected)
                     continue
             query.unknown.append(word)
         query.stems = with_bigrams([stem(word) for word in query.words])
+        query.stems += [stem(word) for word in query.literal if word in self.digest.abbreviations]
         return query
 
     def search(self, query: Query, limit: int) -> list[Hit]:
@@ -174,7 +205,15 @@ class RulesIndex:
         if tokens:
             scores = [float(value) for value in self.retriever.get_scores(tokens)]
         stems = {stem(word) for word in query.words}
-        keyed = self.keys.get(frozenset(stems), {})
+        # An exact phrase match only counts when every word of the question was understood; it may match
+        # the words as typed ("armor superiority") or with abbreviations spelled out ("dow").
+        keyed: dict[str, int] = {}
+        if not query.unknown:
+            literal = frozenset(stem(word) for word in query.literal)
+            phrases = {frozenset(stems), literal, frozenset(stems - GENERIC_STEMS), literal - GENERIC_STEMS}
+            for phrase in phrases:
+                for number, priority in self.keys.get(phrase, {}).items():
+                    keyed[number] = max(priority, keyed.get(number, 0))
         specific = {token for token in stems if token not in GENERIC_STEMS}
         asked = len(specific) + len(set(query.unknown))
         hits = [
@@ -215,7 +254,7 @@ def load_index(use_cache: bool = True) -> RulesIndex:
     if path is not None and path.is_file():
         try:
             with path.open("rb") as handle:
-                cached = pickle.load(handle)  # noqa: S301 - our own cache file, keyed by content hash
+                cached = pickle.load(handle)  # our own cache file, keyed by content hash
             if isinstance(cached, RulesIndex):
                 return cached
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
@@ -224,9 +263,9 @@ def load_index(use_cache: bool = True) -> RulesIndex:
     if path is not None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, suffix=".tmp") as handle:
-                pickle.dump(index, handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(handle.name, path)
+            with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, suffix=".tmp") as temporary:
+                pickle.dump(index, temporary, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(temporary.name, path)
         except OSError:
             pass  # a read-only home is fine: the index is rebuilt next time
     return index

@@ -28,14 +28,14 @@ class OfficialText:
     sections: dict[str, str]
 
     def passage(self, number: str, question: str = "", limit: int = PASSAGE_CHARS) -> str | None:
-        """The paragraph of a section that best matches the question (or its opening), at most ``limit`` chars."""
+        """The section paragraph that best matches the question (else the first), cut to ``limit`` chars."""
         body = self.sections.get(number)
         if body is None:
             return None
         paragraphs = [" ".join(part.split()) for part in re.split(r"\n\s*\n|\n(?=- )", body) if part.strip()]
         if not paragraphs:
             return None
-        wanted = {stem(word) for word in content_words(question)}
+        wanted = {stem(word) for word in content_words(question) if not word.isdigit()}
         best = paragraphs[0]
         if wanted:
             scored = [

@@ -1,7 +1,8 @@
-"""Text normalisation shared by the index and the queries: words, stop words, a light stemmer, rule numbers."""
+"""Text normalisation for the index and the queries: words, stop words, a light stemmer, rule numbers."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 WORD = re.compile(r"[a-z0-9]+")
@@ -9,13 +10,103 @@ RULE_NUMBER = re.compile(r"(?<![\d.])(\d{1,2})\.(\d{1,2})(?:\.(\d{1,2}))?(?![\d]
 
 # Question scaffolding and function words: they say how a player asks, not what the rule is about.
 STOP_WORDS = frozenset(
-    """
-    a about after again all also am an and any are as at be been being but by can cataclysm could did do does
-    doing done explain for from had has have how i if in into is it its let me mean means my of on or
-    our please rule rules say says section should so tell than that the their them then there these they this
-    those to under up us was we were what whats when where which while who whom why will with work works would
-    you your
-    """.split()
+    [
+        "a",
+        "about",
+        "after",
+        "again",
+        "all",
+        "also",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "being",
+        "but",
+        "by",
+        "can",
+        "cataclysm",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "done",
+        "during",
+        "explain",
+        "for",
+        "from",
+        "had",
+        "more",
+        "has",
+        "have",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "let",
+        "me",
+        "mean",
+        "means",
+        "my",
+        "of",
+        "on",
+        "or",
+        "our",
+        "please",
+        "rule",
+        "rules",
+        "say",
+        "says",
+        "section",
+        "sections",
+        "should",
+        "so",
+        "tell",
+        "than",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "to",
+        "under",
+        "up",
+        "us",
+        "was",
+        "we",
+        "were",
+        "what",
+        "whats",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "work",
+        "works",
+        "would",
+        "you",
+        "your",
+    ]
 )
 
 _EXCEPTIONS = {"ss", "us", "is", "os", "as"}
@@ -37,7 +128,9 @@ def stem(word: str) -> str:
         return word[:-1] if len(word) > 3 and word[-1] == word[-2] and word[-1] != "s" else word
     if word.endswith("s") and word[-2:] not in _EXCEPTIONS:
         word = word[:-1]
-    if word.endswith("e") and len(word) > 4:
+    if word.endswith("tion") and len(word) > 6:
+        return word[:-3]
+    if word.endswith("e") and len(word) > 3:
         word = word[:-1]
     return word
 
@@ -58,8 +151,8 @@ def key(text: str) -> frozenset[str]:
 
 
 def with_bigrams(stems: list[str]) -> list[str]:
-    """Stems plus joined neighbour pairs, so that phrases like 'home front' count for more than their words."""
-    return stems + [f"{first}_{second}" for first, second in zip(stems, stems[1:], strict=False)]
+    """Stems plus joined neighbour pairs, so that a phrase like 'home front' outweighs its words."""
+    return stems + [f"{first}_{second}" for first, second in itertools.pairwise(stems)]
 
 
 def rule_numbers(text: str) -> list[str]:
