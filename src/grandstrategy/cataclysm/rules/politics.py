@@ -1,0 +1,160 @@
+"""Political arithmetic over a state: effectiveness, failed-action cubes, provocation, collapse.
+
+Effectiveness LR 5.3; failed political actions LR 5.4; provocation LR 5.2.3; surrender threshold
+LR 5.5.2; escalation limits LR 6.4 and 12.2 (Status Quo); diplomacy modifiers LR 6.3, 2.3.7.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from grandstrategy.cataclysm.module import Module
+from grandstrategy.cataclysm.module.schema import AreaStatus, Commitment, Ideology, Stability, WarStatus
+from grandstrategy.cataclysm.rules.control import at_war, belligerent, controller, ideology, victory_points
+from grandstrategy.cataclysm.state import CataclysmState
+
+ACTION_BOXES = ("alliance", "dow", "escalation", "maneuvers", "pressure", "propaganda", "special")
+"""Failed political action boxes: one per action type except diplomacy (LR 5.4; brief §6 #6)."""
+
+STABILITY_TRACK = (Stability.STEADY, Stability.WAVERING, Stability.UNSTABLE)
+
+
+def effectiveness(module: Module, state: CataclysmState, power: str) -> int:
+    """Current effectiveness (LR 5.3): the status card at its commitment, less a temporary reduction."""
+    line = state.powers[power]
+    base = module.powers[power].status_card[line.commitment].effectiveness
+    return max(1, base - 1) if line.effectiveness_reduced else base
+
+
+def check_dice(module: Module, state: CataclysmState, power: str, *, extra_dice: int = 0) -> tuple[int, int]:
+    """Dice and modifier of the power's effectiveness check (LR 5.3, 2.8).
+
+    A reduction at effectiveness 1 cannot remove the last die, so it becomes -1 on the result.
+    ``extra_dice`` is for Il Duce (+1, LR 12.1) and Za Rodinu (+1 on stability, LR 12.3).
+    """
+    line = state.powers[power]
+    base = module.powers[power].status_card[line.commitment].effectiveness
+    if line.effectiveness_reduced and base == 1:
+        return 1 + extra_dice, -1
+    return effectiveness(module, state, power) + extra_dice, 0
+
+
+def failed_action_bonus(state: CataclysmState, power: str, action: str) -> int:
+    """+1 per own cube in the box of the action now attempted (LR 5.4)."""
+    return state.powers[power].failed_actions.get(action, 0)
+
+
+def record_result(
+    state: CataclysmState, power: str, action: str, *, success: bool, place_cube: bool = True
+) -> None:
+    """Update failed-action cubes after a political action (LR 5.4).
+
+    Success clears every box; a failure clears the other boxes and, except for diplomacy, may add
+    a cube to this action's box.
+    """
+    boxes = state.powers[power].failed_actions
+    if success:
+        boxes.clear()
+        return
+    kept = boxes.get(action, 0) + (1 if place_cube and action in ACTION_BOXES else 0)
+    boxes.clear()
+    if kept:
+        boxes[action] = kept
+
+
+def provoked(module: Module, state: CataclysmState, actors: Iterable[str], *, kind: str) -> list[str]:
+    """Powers that gain one provocation flag when ``actors`` form an alliance or one escalates (LR 5.2.3).
+
+    Each opposing power listed on an actor's card for ``kind`` ("alliance" or "escalation") is
+    provoked once, however many actors list it (LR L1363), and only while not already at war with
+    an actor: provocation applies to opposing, non-enemy powers.
+    """
+    acting = list(actors)
+    found: list[str] = []
+    for actor in acting:
+        listed = getattr(module.powers[actor].provocation, kind)
+        for target in listed:
+            if target in found or target not in state.powers or not state.powers[target].active:
+                continue
+            if ideology(module, target) is ideology(module, actor):
+                continue
+            if any(at_war(state, target, other) for other in acting):
+                continue
+            found.append(target)
+    return found
+
+
+def may_escalate(module: Module, state: CataclysmState, power: str) -> str | None:
+    """Why the power may not attempt escalation now, or None when it may (LR 6.4, 12.2)."""
+    line = state.powers[power]
+    levels = list(Commitment)
+    if line.escalated_this_turn:
+        return "it has already escalated this turn"
+    if line.commitment in (Commitment.TOTAL_WAR, Commitment.EXHAUSTION):
+        return "no voluntary escalation goes beyond total war"
+    following = levels[levels.index(line.commitment) + 1]
+    if following is Commitment.TOTAL_WAR and not (
+        belligerent(state, power) or state.war_status is WarStatus.GLOBAL
+    ):
+        return "total war needs a belligerent power or Global War"
+    democracy = ideology(module, power) is Ideology.DEMOCRACY
+    if following is Commitment.MOBILIZATION and democracy and "status-quo" in state.markers:
+        return "Status Quo keeps the Democracies from mobilizing"
+    return None
+
+
+def surrender_threshold(module: Module, state: CataclysmState, power: str) -> int:
+    """The number a collapsing power must roll above to avoid surrender (LR 5.5.2).
+
+    +1 per neutral, opposing or enemy cube in its home areas and resource colonies, +1 at zero or
+    fewer victory points, +1 at Exhaustion.
+    """
+    own = ideology(module, power)
+    threshold = 0
+    for area_id, cubes in state.cubes.items():
+        area = module.area(area_id)
+        if area.owner != power:
+            continue
+        if area.status is AreaStatus.COLONY and not area.resources:
+            continue
+        for holder, count in cubes.items():
+            hostile = (
+                holder == "neutral" or ideology(module, holder) is not own or at_war(state, power, holder)
+            )
+            if holder != power and hostile:
+                threshold += count
+    if victory_points(module, state, power) <= 0:
+        threshold += 1
+    if state.powers[power].commitment is Commitment.EXHAUSTION:
+        threshold += 1
+    return threshold
+
+
+def surrenders(roll: int, threshold: int) -> bool:
+    """A collapse roll at or below the threshold means surrender (LR 5.5.2)."""
+    return roll <= threshold
+
+
+def lower_stability(state: CataclysmState, power: str) -> bool:
+    """Move the power one step toward Collapse; return True when it collapses (LR 5.5.1, 5.5.2)."""
+    line = state.powers[power]
+    index = STABILITY_TRACK.index(line.stability)
+    if index + 1 == len(STABILITY_TRACK):
+        return True
+    line.stability = STABILITY_TRACK[index + 1]
+    return False
+
+
+def diplomacy_modifier(module: Module, state: CataclysmState, power: str, area_id: str) -> int:
+    """The modifier to a diplomacy check against a country (LR 6.3, 2.3.7), before posture.
+
+    Minus the country's resistance (one per neutral cube where there are any), -1 if an enemy
+    controls it.
+    """
+    area = module.area(area_id)
+    neutral = state.cubes.get(area_id, {}).get("neutral", 0)
+    modifier = -(neutral if neutral else area.resistance)
+    holder = controller(module, state, area_id)
+    if holder is not None and at_war(state, power, holder):
+        modifier -= 1
+    return modifier
