@@ -1,4 +1,4 @@
-"""Each line of docs/decisions-cataclysm.md that no other test pins."""
+"""Each line of docs/decisions.md (Cataclysm section) that no other test pins."""
 
 from __future__ import annotations
 

@@ -86,7 +86,7 @@ def test_no_twelve_word_run_is_copied_from_the_rule_documents() -> None:
     ours = [
         *sorted((REPO / "src" / "grandstrategy" / "rulebook").rglob("*.py")),
         *sorted((REPO / "src" / "grandstrategy" / "rulebook").rglob("*.yaml")),
-        *[REPO / "docs" / name for name in ("rules-assistant.md", "decisions-rulebook.md")],
+        *[REPO / "docs" / name for name in ("rules-assistant.md", "decisions.md")],
     ]
     copied = {}
     for path in ours:

@@ -1,16 +1,136 @@
-"""Command-line sub-commands for this package (filled in by its issue)."""
+"""``grandstrategy aa``: Axis & Allies battle odds (exact, or seeded Monte Carlo above a size guard)."""
 
 from __future__ import annotations
 
+import io
+import json
+
 import click
 
+HELP_FORCE = 'Units as "COUNT UNIT, ...", e.g. "3 inf, 1 art, 2 arm, 1 ftr" (abbreviations or full names).'
 
-@click.group(name="placeholder")
+
+@click.group(name="aa")
 def app() -> None:
-    """(not yet available)"""
+    """Axis & Allies family (Revised, LHTR 1.3, Historical Edition variant): battle odds."""
 
 
 @app.command()
-def status() -> None:
-    """Say that this part is not available yet."""
-    click.echo("not available yet")
+@click.option("--rules", "rules_name", default="revised", show_default=True, help="revised, lhtr or aarhe.")
+@click.option("--attacker", "-a", required=True, help=HELP_FORCE)
+@click.option("--defender", "-d", required=True, help=HELP_FORCE)
+@click.option("--sea", is_flag=True, help="A naval battle (default: a land battle).")
+@click.option(
+    "--order", default="", help="Order of loss for both sides, e.g. inf,art,arm,ftr (others follow)."
+)
+@click.option("--retreat-after", type=int, default=None, help="Attacker retreats after this many rounds.")
+@click.option("--bombard", default="", help='Ships bombarding a land battle in round 1, e.g. "1 bb".')
+@click.option("--terrain", default="normal", show_default=True, help="aarhe only: normal, mountain or snow.")
+@click.option(
+    "--method",
+    type=click.Choice(["auto", "exact", "monte-carlo"]),
+    default="auto",
+    show_default=True,
+    help="auto: exact unless above the size guard.",
+)
+@click.option("--trials", type=int, default=100_000, show_default=True, help="Monte Carlo trials.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Monte Carlo seed.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def odds(
+    rules_name: str,
+    attacker: str,
+    defender: str,
+    sea: bool,
+    order: str,
+    retreat_after: int | None,
+    bombard: str,
+    terrain: str,
+    method: str,
+    trials: int,
+    seed: int,
+    as_json: bool,
+) -> None:
+    """Win, loss and draw chances, expected survivors and TUV swing of one battle."""
+    from grandstrategy.axis_allies.battle import Battle, resolve_order
+    from grandstrategy.axis_allies.odds import battle_odds
+    from grandstrategy.axis_allies.units import find_rules, parse_force
+
+    ruleset = find_rules(rules_name)
+    battle = Battle.make(
+        ruleset.name,
+        parse_force(attacker, ruleset),
+        parse_force(defender, ruleset),
+        sea=sea,
+        order=resolve_order(order, ruleset),
+        bombard=parse_force(bombard, ruleset),
+        retreat_after=retreat_after,
+        terrain=terrain.strip().lower(),
+    )
+    result = battle_odds(battle, method=method, trials=trials, seed=seed)
+    if as_json:
+        click.echo(json.dumps(result.to_json(), indent=2))
+        return
+    click.echo(_render(result, ruleset.title), nl=False)
+
+
+def _render(result: object, title: str) -> str:
+    from rich.console import Console
+    from rich.table import Table
+
+    from grandstrategy.axis_allies.odds import BattleOdds
+
+    assert isinstance(result, BattleOdds)
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None, highlight=False)
+    se = result.standard_errors
+
+    def pct(key: str) -> str:
+        value = float(getattr(result, key))
+        text = f"{100 * value:.2f}%"
+        return f"{text} ± {100 * se[key]:.2f}" if key in se else text
+
+    outcome = Table(title=f"Battle odds: {title}", show_header=True)
+    outcome.add_column("outcome")
+    outcome.add_column("probability", justify="right")
+    outcome.add_row("attacker wins", pct("attacker_win"))
+    outcome.add_row("defender wins", pct("defender_win"))
+    outcome.add_row("both destroyed", pct("draw"))
+    if result.undecided:
+        outcome.add_row("undecided (retreat/stalemate)", pct("undecided"))
+    console.print(outcome)
+
+    units = Table(title="Expected survivors", show_header=True)
+    units.add_column("side")
+    units.add_column("units")
+    units.add_column("TUV lost", justify="right")
+    for side in ("attacker", "defender"):
+        surv: dict[str, float] = getattr(result, f"{side}_survivors")
+        units.add_row(
+            side,
+            ", ".join(f"{n:.2f} {u}" for u, n in surv.items()) or "-",
+            f"{getattr(result, f'{side}_tuv_lost'):.2f}",
+        )
+    console.print(units)
+
+    dist = Table(title="Most likely remaining forces", show_header=True)
+    dist.add_column("attacker")
+    dist.add_column("p", justify="right")
+    dist.add_column("defender")
+    dist.add_column("p", justify="right")
+    rows = max(min(len(result.attacker_remaining), 6), min(len(result.defender_remaining), 6))
+    for i in range(rows):
+        cells: list[str] = []
+        for rem in (result.attacker_remaining, result.defender_remaining):
+            cells += [rem[i][0], f"{100 * rem[i][1]:.2f}%"] if i < len(rem) else ["", ""]
+        dist.add_row(*cells)
+    console.print(dist)
+    method = (
+        result.method
+        if result.trials is None
+        else f"{result.method} ({result.trials} trials, seed {result.seed})"
+    )
+    console.print(f"TUV swing (defender lost - attacker lost): {result.tuv_swing:+.2f}")
+    console.print(f"method: {method}; compute: {result.compute_ms:.1f} ms")
+    if result.note:
+        console.print(f"note: {result.note}")
+    return out.getvalue()

@@ -1,0 +1,280 @@
+"""Battle procedures of Revised, LHTR 1.3 and the Historical Edition variant, as phases and hit kinds.
+
+Each ``*Procedure`` turns a :class:`~grandstrategy.axis_allies.battle.Battle` into what the
+solvers consume: the target class of each unit, the class groups each hit kind may strike, the
+phases of the first and of later rounds, and the test for a side that has lost. Citations: S3 is
+the Historical Edition document (``rules/003_...``), by line as in briefs/aa-variants.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from grandstrategy.axis_allies.battle import GENERAL, Battle, Counts, Dice, Phase, check_battle
+from grandstrategy.axis_allies.units import BattleSetupError, RuleSet, UnitType, find_rules
+
+
+def _p(value: int) -> float:
+    return min(max(value, 0), 6) / 6.0
+
+
+@dataclass
+class Procedure:
+    """Base: the parts every rule set shares."""
+
+    battle: Battle
+    ruleset: RuleSet
+
+    # hit kind -> groups of target classes, in priority order; a class name not listed is skipped
+    def kind_groups(self, kind: str, classes: list[str]) -> tuple[frozenset[str], ...]:
+        raise NotImplementedError
+
+    kind_order: tuple[str, ...] = (GENERAL,)
+
+    def class_of(self, unit: UnitType) -> str:
+        raise NotImplementedError
+
+    def phases(self, first: bool) -> list[Phase]:
+        raise NotImplementedError
+
+    def eliminated(self, counts: Counts) -> bool:
+        """True when this side can no longer hold the field."""
+        return not any(n for k, n in counts.items() if not self.ruleset.unit(k).fixed)
+
+    def linear(self) -> bool:
+        """True when, after the first round, every hit is general and dice depend only on the firer."""
+        return False
+
+    def fights_first_round(self, att: Counts, dfn: Counts) -> bool:
+        return not self.eliminated(att) and any(dfn.values())
+
+
+class RevisedProcedure(Procedure):
+    """Revised (2004) combat, also LHTR 1.3 (identical in battle but for heavy bombers).
+
+    * First round of a land battle: the AA gun rolls one die per attacking aircraft, each die
+      aimed at one aircraft (hits on 1), before combat; bombarding battleships add their dice to
+      the attacker's first-round fire.
+    * Sea battles, every round: submarines whose enemy has no destroyer fire first and their
+      casualties never fire back (defending submarines too); submarine hits cannot land on
+      aircraft; aircraft cannot hit submarines unless their side has a destroyer.
+    * Artillery raises one attacking infantry to 2 each.
+    """
+
+    kind_order = ("sub", "air", GENERAL)
+
+    def class_of(self, unit: UnitType) -> str:
+        if unit.sub:
+            return "sub"
+        if unit.domain == "air":
+            return unit.key  # AA dice are aimed per aircraft type
+        return "other"
+
+    def _is_air(self, cls: str) -> bool:
+        return cls in self.ruleset.units and self.ruleset.unit(cls).domain == "air"
+
+    def kind_groups(self, kind: str, classes: list[str]) -> tuple[frozenset[str], ...]:
+        if kind == GENERAL:
+            return (frozenset(classes),)
+        if kind == "sub":
+            return (frozenset(c for c in classes if not self._is_air(c)),)
+        if kind == "air":
+            return (frozenset(c for c in classes if c != "sub"),)
+        if kind.startswith("aa:"):
+            return (frozenset([kind[3:]]),)
+        raise KeyError(kind)
+
+    def _has(self, counts: Counts, flag: str) -> bool:
+        return any(n and getattr(self.ruleset.unit(k), flag) for k, n in counts.items())
+
+    def _air(self, counts: Counts) -> int:
+        return sum(n for k, n in counts.items() if self.ruleset.unit(k).domain == "air")
+
+    def _unit_dice(self, key: str, n: int, attacking: bool, kind: str) -> list[Dice]:
+        unit = self.ruleset.unit(key)
+        value = unit.attack if attacking else unit.defence
+        if attacking and unit.attack_dice > 1:
+            if unit.best_of:
+                return [(kind, n, 1.0 - (1.0 - _p(value)) ** unit.attack_dice)]
+            return [(kind, n * unit.attack_dice, _p(value))]
+        return [(kind, n, _p(value))]
+
+    def _aa_phase(self, side: int, own: Counts, enemy: Counts) -> list[Dice]:
+        if side == 1 and self._has(own, "fixed"):
+            return [
+                (f"aa:{k}", n, 1 / 6) for k, n in enemy.items() if n and self.ruleset.unit(k).domain == "air"
+            ]
+        return []
+
+    def _surprise(self, side: int, own: Counts, enemy: Counts) -> list[Dice]:
+        if self._has(enemy, "destroyer"):
+            return []
+        dice: list[Dice] = []
+        for k, n in own.items():
+            if n and self.ruleset.unit(k).sub:
+                dice += self._unit_dice(k, n, side == 0, "sub")
+        return dice
+
+    def _main(self, side: int, own: Counts, enemy: Counts, first: bool) -> list[Dice]:
+        attacking = side == 0
+        dice: list[Dice] = []
+        enemy_has_dd = self._has(enemy, "destroyer")
+        own_has_dd = self._has(own, "destroyer")
+        enemy_has_sub = self._has(enemy, "sub")
+        supported = 0
+        if attacking:
+            art = sum(n for k, n in own.items() if self.ruleset.unit(k).artillery)
+            inf = sum(n for k, n in own.items() if self.ruleset.unit(k).supportable)
+            supported = min(art, inf)
+        for k, n in own.items():
+            unit = self.ruleset.unit(k)
+            if not n or unit.fixed:
+                continue
+            if unit.sub:
+                if enemy_has_dd:  # no surprise strike: fires with everyone else
+                    dice += self._unit_dice(k, n, attacking, "sub")
+                continue
+            if unit.domain == "air" and enemy_has_sub and not own_has_dd:
+                dice += self._unit_dice(k, n, attacking, "air")
+                continue
+            if unit.supportable and supported:
+                dice.append((GENERAL, supported, _p(unit.attack + 1)))
+                n -= supported
+                if not n:
+                    continue
+            dice += self._unit_dice(k, n, attacking, GENERAL)
+        if attacking and first:
+            for k, n in self.battle.bombard:
+                dice += self._unit_dice(k, n, True, GENERAL)
+        return dice
+
+    def phases(self, first: bool) -> list[Phase]:
+        def main(side: int, own: Counts, enemy: Counts) -> list[Dice]:
+            return self._main(side, own, enemy, first)
+
+        if self.battle.sea:
+            return [self._surprise, main]
+        if first:
+            return [self._aa_phase, main]
+        return [main]
+
+    def linear(self) -> bool:
+        units = [*dict(self.battle.attacker), *dict(self.battle.defender)]
+        return not any(self.ruleset.unit(k).sub for k in units)
+
+
+class AarheProcedure(Procedure):
+    """Land combat cycle of the Historical Edition variant (S3:L218-224, L244).
+
+    Every cycle: *opening fire* (ID fire at attacking aircraft; then air fire: at dogfight values
+    with hits on aircraft first when both sides fly, else at normal values with fighters choosing
+    their targets and each fighter lifting one tank by 1), casualties removed; then *main fire*
+    (land units only, their hits only on land units, tank hits on tanks and artillery first). A
+    side with no land units left after a cycle must leave: the battle ends there.
+    """
+
+    kind_order = ("aironly", "dogfight", "selective", "land", GENERAL)
+
+    def class_of(self, unit: UnitType) -> str:
+        if unit.domain == "air":
+            return "air"
+        if unit.tank or unit.artillery or unit.key == "hart":
+            return "armart"
+        return "inf"
+
+    def kind_groups(self, kind: str, classes: list[str]) -> tuple[frozenset[str], ...]:
+        land = frozenset(c for c in classes if c != "air")
+        table = {
+            "aironly": (frozenset({"air"}),),
+            "dogfight": (frozenset({"air"}), land),
+            "selective": (frozenset({"armart"}), frozenset({"inf"})),
+            "land": (land,),
+            GENERAL: (frozenset(classes),),
+        }
+        return table[kind]
+
+    def _air(self, counts: Counts) -> int:
+        return sum(n for k, n in counts.items() if self.ruleset.unit(k).domain == "air")
+
+    def _mod(self, value: int) -> int:
+        if self.battle.terrain in ("mountain", "snow"):
+            return max(value - 1, 1)  # S3:L224: -1, never below 1
+        return value
+
+    def _opening(self, side: int, own: Counts, enemy: Counts) -> list[Dice]:
+        dice: list[Dice] = []
+        ids = sum(n for k, n in own.items() if self.ruleset.unit(k).fixed)
+        if side == 1 and ids and self._air(enemy):
+            # search on 1, then attack: 1 destroys, 2 forces a retreat; both remove the aircraft
+            dice.append(("aironly", ids, 2 / 36))
+        own_air, enemy_air = self._air(own), self._air(enemy)
+        for k, n in own.items():
+            unit = self.ruleset.unit(k)
+            if not n or unit.domain != "air":
+                continue
+            if own_air and enemy_air:
+                assert unit.dogfight is not None
+                dice.append(("dogfight", n, _p(unit.dogfight[side])))
+            else:
+                value = unit.attack if side == 0 else unit.defence
+                kind = "land" if k == "bmr" else "selective"
+                dice.append((kind, n, _p(value)))
+        return dice
+
+    def _main(self, side: int, own: Counts, enemy: Counts) -> list[Dice]:
+        attacking = side == 0
+        dice: list[Dice] = []
+        supremacy = self._air(own) > 0 and self._air(enemy) == 0
+        boosts = own.get("ftr", 0) if supremacy else 0
+        supported = min(own.get("art", 0), own.get("inf", 0)) if attacking else 0
+        for k, n in own.items():
+            unit = self.ruleset.unit(k)
+            if not n or unit.domain == "air" or unit.fixed:
+                continue
+            value = unit.attack if attacking else unit.defence
+            kind = "selective" if unit.tank else "land"
+            groups: list[tuple[int, int]] = [(n, value)]
+            if unit.supportable and supported:
+                groups = [(supported, value + 1), (n - supported, value)]
+            if unit.tank and boosts:
+                lifted = min(boosts, n)
+                boosts -= lifted
+                groups = [(lifted, value + 1), (n - lifted, value)]
+            dice += [(kind, m, _p(self._mod(v))) for m, v in groups if m]
+        return dice
+
+    def phases(self, first: bool) -> list[Phase]:
+        return [self._opening, self._main]
+
+    def eliminated(self, counts: Counts) -> bool:
+        return not any(
+            n
+            for k, n in counts.items()
+            if self.ruleset.unit(k).domain == "land" and not self.ruleset.unit(k).fixed
+        )
+
+    def fights_first_round(self, att: Counts, dfn: Counts) -> bool:
+        has_any = any(n for k, n in att.items())
+        return has_any and any(dfn.values())
+
+
+def procedure_for(battle: Battle) -> Procedure:
+    """Check ``battle`` and return the procedure of its rule set.
+
+    :raises BattleSetupError: when the battle is not allowed or not modelled (Historical Edition
+        sea battles and amphibious assaults).
+    """
+    check_battle(battle)
+    ruleset = find_rules(battle.rules)
+    if ruleset.name == "aarhe":
+        if battle.sea:
+            raise BattleSetupError(
+                "sea battles under aarhe are not modelled yet (screening, wolf packs and ASW targeting "
+                "are left open by the document); see docs/decisions.md"
+            )
+        if battle.bombard:
+            raise BattleSetupError(
+                "amphibious assaults under aarhe are not modelled yet; see docs/decisions.md"
+            )
+        return AarheProcedure(battle, ruleset)
+    return RevisedProcedure(battle, ruleset)
