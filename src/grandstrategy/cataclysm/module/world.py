@@ -6,8 +6,8 @@ Movement kinds follow LR 7.2: land movement (7.2.1), naval movement (7.2.2) and 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
 from typing import Literal
@@ -54,7 +54,6 @@ class Module:
     powers: Mapping[str, Power]
     crisis: CrisisFile
     scenarios: Mapping[str, Scenario]
-    _lower_names: Mapping[str, str] = field(repr=False, default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -136,35 +135,17 @@ class Module:
         names land areas friendly to the mover, which matters only for special coastal areas.
         """
         friendly_set = set(friendly)
-        distance: dict[str, int] = {start: 0}
-        frontier = [start]
-        for step in range(1, steps + 1):
-            following: list[str] = []
-            for area_id in frontier:
-                if area_id != start and not self.naval_transit(area_id, friendly_set):
-                    continue
-                for target in self.adjacent(area_id, "naval"):
-                    if target not in distance:
-                        distance[target] = step
-                        following.append(target)
-            frontier = following
-        del distance[start]
-        return distance
+
+        def onward(area_id: str) -> list[str]:
+            if area_id != start and not self.naval_transit(area_id, friendly_set):
+                return []
+            return self.adjacent(area_id, "naval")
+
+        return _distances(start, steps, onward)
 
     def range_by(self, start: str, steps: int, mode: Mode) -> dict[str, int]:
         """Areas within ``steps`` of ``start`` by land or air movement, ignoring control."""
-        distance: dict[str, int] = {start: 0}
-        frontier = [start]
-        for step in range(1, steps + 1):
-            following: list[str] = []
-            for area_id in frontier:
-                for target in self.adjacent(area_id, mode):
-                    if target not in distance:
-                        distance[target] = step
-                        following.append(target)
-            frontier = following
-        del distance[start]
-        return distance
+        return _distances(start, steps, lambda area_id: self.adjacent(area_id, mode))
 
     # -- scenario-level facts -----------------------------------------------------------
 
@@ -179,35 +160,68 @@ class Module:
 
     def controller(self, scenario: Scenario, area_id: str) -> str | None:
         """Which power controls the area at the start of the scenario (LR 2.2.4), or None."""
-        area = self.areas[area_id]
-        if area.type is AreaType.SEA:
-            return None
-        cubes = scenario.cubes.get(area_id, {})
-        owner = area.owner
-        if owner is not None and owner in self.powers:
-            ideology = self.powers[owner].ideology
-            foreign = [
-                power
-                for power, count in cubes.items()
-                if count
-                and (power == "neutral" or (power in self.powers and self.powers[power].ideology != ideology))
-            ]
-            if not foreign:
-                return owner
-            holders = [power for power in foreign if power != "neutral"]
-            return holders[0] if holders else None
-        holders = [power for power, count in cubes.items() if count and power != "neutral"]
-        return holders[0] if holders else None
+        return area_controller(self, area_id, scenario.cubes.get(area_id, {}))
 
     def victory_points(self, scenario: Scenario, power_id: str) -> int:
-        """VP = own cubes on the map minus other cubes in own home and colony areas (LR 1.7.1)."""
-        own = sum(cubes.get(power_id, 0) for cubes in scenario.cubes.values())
-        foreign = 0
-        for area_id, cubes in scenario.cubes.items():
-            area = self.areas.get(area_id)
-            if area is not None and area.owner == power_id:
-                foreign += sum(count for power, count in cubes.items() if power != power_id)
-        return own - foreign
+        """The power's victory points at the start of the scenario (LR 1.7.1)."""
+        return score(self, scenario.cubes, power_id)
+
+
+def area_controller(
+    module: Module, area_id: str, cubes: Mapping[str, int], active: Callable[[str], bool] = lambda _: True
+) -> str | None:
+    """The power controlling an area holding ``cubes``, or None (LR 2.2.4).
+
+    A power controls its home and colony areas while they hold no opposing or neutral cube, and
+    any other area holding one of its cubes; sea areas are never controlled. ``active`` says which
+    powers are still in the game: a surrendered power controls nothing.
+    """
+    area = module.areas[area_id]
+    if area.type is AreaType.SEA:
+        return None
+    owner = area.owner
+    if owner is not None and owner in module.powers and active(owner):
+        own = module.powers[owner].ideology
+
+        def hostile(power: str) -> bool:
+            return power == "neutral" or (power in module.powers and module.powers[power].ideology is not own)
+
+        blocked = any(count and hostile(power) for power, count in cubes.items())
+        if not blocked:
+            return owner
+    for power, count in cubes.items():
+        if count and power != "neutral" and power in module.powers and active(power):
+            return power
+    return None
+
+
+def score(module: Module, cubes: Mapping[str, Mapping[str, int]], power: str) -> int:
+    """Victory points: own cubes on the map minus other cubes in own home and colony areas (LR 1.7.1)."""
+    own = sum(held.get(power, 0) for held in cubes.values())
+    foreign = sum(
+        count
+        for area_id, held in cubes.items()
+        if area_id in module.areas and module.areas[area_id].owner == power
+        for holder, count in held.items()
+        if holder != power
+    )
+    return own - foreign
+
+
+def _distances(start: str, steps: int, onward: Callable[[str], list[str]]) -> dict[str, int]:
+    """Breadth-first distances from ``start`` up to ``steps``, the start itself left out."""
+    distance: dict[str, int] = {start: 0}
+    frontier = [start]
+    for step in range(1, steps + 1):
+        following: list[str] = []
+        for area_id in frontier:
+            for target in onward(area_id):
+                if target not in distance:
+                    distance[target] = step
+                    following.append(target)
+        frontier = following
+    del distance[start]
+    return distance
 
 
 def freeze(mapping: dict[str, object]) -> Mapping[str, object]:

@@ -17,6 +17,7 @@ from grandstrategy.cataclysm.module.schema import (
     Resource,
     ResourceKind,
 )
+from grandstrategy.cataclysm.module.world import area_controller, score
 from grandstrategy.cataclysm.state import CataclysmState
 
 
@@ -25,33 +26,12 @@ def ideology(module: Module, power: str) -> Ideology:
 
 
 def controller(module: Module, state: CataclysmState, area_id: str) -> str | None:
-    """The power controlling the area, or None (LR 2.2.4).
+    """The power controlling the area now, or None (LR 2.2.4); surrendered powers control nothing."""
 
-    A power controls its home and colony areas while they hold no opposing or neutral cube, and
-    any other area holding one of its cubes. Surrendered powers control nothing; seas nobody.
-    """
-    area = module.area(area_id)
-    if area.type is AreaType.SEA:
-        return None
-    cubes = state.cubes.get(area_id, {})
-    owner = area.owner
-    if owner is not None and state.powers.get(owner) is not None and state.powers[owner].active:
-        own_ideology = ideology(module, owner)
-        blocked = any(
-            count and (power == "neutral" or ideology(module, power) is not own_ideology)
-            for power, count in cubes.items()
-        )
-        if not blocked:
-            return owner
-    for power, count in cubes.items():
-        if (
-            count
-            and power != "neutral"
-            and state.powers.get(power) is not None
-            and state.powers[power].active
-        ):
-            return power
-    return None
+    def active(power: str) -> bool:
+        return power in state.powers and state.powers[power].active
+
+    return area_controller(module, area_id, state.cubes.get(area_id, {}), active)
 
 
 def is_country(module: Module, state: CataclysmState, area_id: str) -> bool:
@@ -158,16 +138,8 @@ def _special_in_play(state: CataclysmState, power: str, resource: Resource) -> b
 
 
 def victory_points(module: Module, state: CataclysmState, power: str) -> int:
-    """Own cubes on the map minus other cubes in own home and colony areas (LR 1.7.1)."""
-    own = sum(cubes.get(power, 0) for cubes in state.cubes.values())
-    foreign = sum(
-        count
-        for area_id, cubes in state.cubes.items()
-        if module.area(area_id).owner == power
-        for holder, count in cubes.items()
-        if holder != power
-    )
-    return own - foreign
+    """The power's victory points now (LR 1.7.1); a surrendered power still scores."""
+    return score(module, state.cubes, power)
 
 
 def ideology_scores(module: Module, state: CataclysmState) -> dict[Ideology, int]:
