@@ -218,6 +218,33 @@ def test_adjacencies_named_in_rules_examples(cli: Cli, a: str, b: str, line: str
     assert b in neighbors(cli, a), line
 
 
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Palaus", "Marianas"),
+        ("Marianas", "Marshalls"),
+        ("Marshalls", "Ellice Islands"),
+        ("Ellice Islands", "Samoa"),
+        ("Ellice Islands", "Phoenix Islands"),
+    ],
+)
+def test_pacific_seas_of_the_older_rulebook_base_capture_example_v45_l48(cli: Cli, a: str, b: str) -> None:
+    assert b in neighbors(cli, a)
+
+
+def test_bases_of_the_older_rulebook_examples() -> None:
+    module = load_module()
+    owners = {
+        area: [(b.kind.value, b.owner) for b in module.area(area).bases]
+        for area in ("ellice-islands", "bismarcks", "indian-ocean")
+    }
+    assert owners == {
+        "ellice-islands": [("naval", "united-states")],  # V45 L40
+        "bismarcks": [("naval", "united-kingdom")],  # V45 L52
+        "indian-ocean": [("naval", "united-kingdom")],
+    }  # V45 L50
+
+
 def test_berlin_reaches_east_prussia_only_by_sea_lr_l2229() -> None:
     module = load_module()
     assert "east-prussia" not in module.adjacent("berlin", "land")
