@@ -73,6 +73,14 @@ class CataclysmState:
     used_limited: list[str] = field(default_factory=list)
     base_owners: dict[str, str | None] = field(default_factory=dict)
     next_unit_id: int = 1
+    phase: str = "action"
+    crises_drawn: int = 0
+    sudden_death: bool = False
+    last_ideology: str | None = None
+    economic_setback: bool = False
+    result: dict[str, Any] | None = None
+    surrenders: list[str] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The state as plain JSON data, keys in a fixed order."""
@@ -80,6 +88,32 @@ class CataclysmState:
         data["turn_track"] = {str(turn): items for turn, items in sorted(self.turn_track.items())}
         data["wars"] = [[list(a), list(b)] for a, b in self.wars]
         return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> CataclysmState:
+        """Rebuild a state written by :meth:`to_json`.
+
+        :raises ValueError: the data is not such a state.
+        """
+        try:
+            fields = dict(copy.deepcopy(data))
+            fields["powers"] = {
+                power: PowerState(
+                    **{
+                        **line,
+                        "commitment": Commitment(line["commitment"]),
+                        "stability": Stability(line["stability"]),
+                    }
+                )
+                for power, line in fields["powers"].items()
+            }
+            fields["units"] = [Unit(**unit) for unit in fields["units"]]
+            fields["wars"] = [(list(a), list(b)) for a, b in fields["wars"]]
+            fields["war_status"] = WarStatus(fields["war_status"])
+            fields["turn_track"] = {int(turn): items for turn, items in fields["turn_track"].items()}
+            return cls(**fields)
+        except (KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"not a Cataclysm state: {error}") from None
 
     def clone(self) -> CataclysmState:
         """An independent copy."""

@@ -1,0 +1,210 @@
+"""Procedures many rules share: checks, stability tests, flags, counters (LR 2.4.3, 5.2, 5.3, 5.5.1)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from grandstrategy.cataclysm.engine.game import CataclysmGame
+from grandstrategy.cataclysm.engine.machine import Step, step
+from grandstrategy.cataclysm.module.schema import Commitment
+from grandstrategy.cataclysm.rules.dice import check_succeeds
+from grandstrategy.cataclysm.rules.politics import check_dice, effectiveness, lower_stability
+
+HOME_FRONT_MODIFIER = {  # LR 4.1: propaganda and home-front tests by commitment
+    Commitment.CIVILIAN: 0,
+    Commitment.REARMAMENT: 0,
+    Commitment.MOBILIZATION: -1,
+    Commitment.TOTAL_WAR: -2,
+    Commitment.EXHAUSTION: -2,
+}
+
+
+def parse_counter(counter: str) -> tuple[str, str | None, str | None]:
+    """(kind, power, detail) of a counter's notation, e.g. ``unit:italy:surface-fleet``."""
+    parts = counter.split(":")
+    return parts[0], parts[1] if len(parts) > 1 else None, parts[2] if len(parts) > 2 else None
+
+
+def counter_power(counter: str) -> str | None:
+    """The power a counter belongs to, or None for neutral markers (Crisis, Civil War Resolution)."""
+    return parse_counter(counter)[1]
+
+
+def effectiveness_check(
+    game: CataclysmGame,
+    power: str,
+    label: str,
+    then: str,
+    /,
+    *,
+    modifier: int = 0,
+    extra_dice: int = 0,
+    **context: Any,
+) -> None:
+    """Roll the power's effectiveness check (LR 5.3); ``then`` receives ``success`` and ``dice``."""
+    dice, base_modifier = check_dice(game.module, game.state, power, extra_dice=extra_dice)
+    game.roll(
+        dice,
+        f"{power} {label}",
+        "check-result",
+        modifier=modifier + base_modifier,
+        label=label,
+        checker=power,
+        next={"do": then, **context},
+    )
+
+
+@step("check-result")
+def _check_result(game: CataclysmGame, current: Step) -> None:
+    success = check_succeeds(current["dice"], current["modifier"])
+    dice = " ".join(str(d) for d in current["dice"])
+    signed = f"{current['modifier']:+d}" if current["modifier"] else ""
+    game.note(
+        f"{current['checker']} {current['label']}: rolls {dice}{signed}, "
+        f"{'success' if success else 'failure'}"
+    )
+    game.stack.append({**current["next"], "success": success, "dice": current["dice"]})
+
+
+def stability_test(game: CataclysmGame, power: str, reason: str, *, modifier: int = 0) -> None:
+    """Push a stability test (LR 5.5.1): an effectiveness check that drops stability on failure."""
+    game.push("stability-test", power=power, reason=reason, modifier=modifier)
+
+
+@step("stability-test")
+def _stability_test(game: CataclysmGame, current: Step) -> None:
+    power = current["power"]
+    if not game.state.powers[power].active:
+        return
+    extra = 1 if power == "soviet-union" and "za-rodinu" in game.state.markers else 0  # LR 12.3.1
+    effectiveness_check(
+        game,
+        power,
+        f"stability test ({current['reason']})",
+        "stability-result",
+        modifier=current["modifier"],
+        extra_dice=extra,
+        power=power,
+    )
+
+
+@step("stability-result")
+def _stability_result(game: CataclysmGame, current: Step) -> None:
+    if current["success"]:
+        return
+    power = current["power"]
+    if lower_stability(game.state, power):
+        game.push("collapse", power=power)
+    else:
+        game.note(f"{power} stability drops to {game.state.powers[power].stability.value}")
+
+
+def gain_flag(game: CataclysmGame, power: str, reason: str) -> None:
+    """Push a flag gain (LR 5.2.2): from available into the cup, the reserve or the holding box."""
+    game.push("gain-flag", power=power, reason=reason)
+
+
+@step("gain-flag")
+def _gain_flag(game: CataclysmGame, current: Step) -> None:
+    power = current["power"]
+    line = game.state.powers.get(power)
+    if line is None or not line.active:
+        return
+    if line.available_flags == 0:
+        game.note(f"{power} would gain a flag ({current['reason']}) but has none available")
+        return
+    line.available_flags -= 1
+    counter = f"flag:{power}"
+    if game.state.phase == "administration":
+        line.holding_box.append(counter)
+        return
+    game.note(f"{power} gains a flag ({current['reason']})")
+    game.ask(
+        power,
+        f"place the flag gained ({current['reason']})",
+        ["cup", "reserve"],
+        "place-counter",
+        power=power,
+        counter=counter,
+    )
+
+
+@step("place-counter")
+def _place_counter(game: CataclysmGame, current: Step) -> None:
+    if current["choice"] == "reserve":
+        to_reserve(game, current["power"], current["counter"])
+    else:
+        game.state.cup.append(current["counter"])
+        game.state.cup.sort()
+
+
+def to_reserve(game: CataclysmGame, power: str, counter: str) -> None:
+    """Put a counter in reserve; the counter it replaces is rejected (LR 3.4)."""
+    line = game.state.powers[power]
+    if line.reserve is not None:
+        return_to_card(game, line.reserve)
+    line.reserve = counter
+
+
+def return_to_card(game: CataclysmGame, counter: str) -> None:
+    """Return a counter to its power's status card: available markers or force pool (LR 2.4.3, 3.6)."""
+    kind, power, detail = parse_counter(counter)
+    if power is None or power not in game.state.powers:
+        return
+    line = game.state.powers[power]
+    if kind == "flag":
+        line.available_flags += 1
+    elif kind in ("offensive", "resource"):
+        line.available_offensives += 1
+    elif kind == "unit" and detail is not None:
+        key = game.module.unit_types[detail].counter
+        line.force_pool[key] = line.force_pool.get(key, 0) + 1
+    elif kind == "upgrade" and detail is not None:
+        key = f"upgrade:{detail}"
+        line.force_pool[key] = line.force_pool.get(key, 0) + 1
+
+
+def next_turn_box(game: CataclysmGame, counter: str) -> None:
+    """Put a marker on the turn track for next turn (LR 3.7.4, 3.7.6, 3.7.7)."""
+    game.state.turn_track.setdefault(game.state.turn + 2, []).append(counter)
+
+
+def power_order(game: CataclysmGame, *, decreasing: bool, powers: list[str] | None = None) -> list[str]:
+    """Active powers in effectiveness order (LR 3.1); ties within an ideology by name (see decisions)."""
+    from grandstrategy.cataclysm.rules.arithmetic import Standing, effectiveness_order
+
+    wanted = powers if powers is not None else [p for p, line in game.state.powers.items() if line.active]
+    standings = [
+        Standing(p, effectiveness(game.module, game.state, p), game.module.powers[p].ideology) for p in wanted
+    ]
+    return [p for group in effectiveness_order(standings, decreasing=decreasing) for p in group]
+
+
+def counters_in_play(game: CataclysmGame, power: str) -> Counter[str]:
+    """The power's units and upgrade markers outside its force pool box, by counter (LR 4.1.1).
+
+    Units on the map, and unit or upgrade counters in the cup, reserve, holding box, on the turn
+    track or waiting for a choice. Keys are counter ids (``army``) or ``upgrade:<counter>``.
+    """
+    state, module = game.state, game.module
+    found: Counter[str] = Counter()
+    for unit in state.units:
+        if unit.power == power:
+            found[module.unit_types[unit.type].counter] += 1
+    line = state.powers[power]
+    places = [*state.cup, *line.holding_box, *(c for items in state.turn_track.values() for c in items)]
+    if line.reserve is not None:
+        places.append(line.reserve)
+    places += [s["counter"] for s in game.stack if isinstance(s.get("counter"), str)]
+    if game.pending is not None and isinstance(game.pending["then"].get("counter"), str):
+        places.append(game.pending["then"]["counter"])
+    for counter in places:
+        kind, owner, detail = parse_counter(counter)
+        if owner != power or detail is None:
+            continue
+        if kind == "unit":
+            found[module.unit_types[detail].counter] += 1
+        elif kind == "upgrade":
+            found[f"upgrade:{detail}"] += 1
+    return found

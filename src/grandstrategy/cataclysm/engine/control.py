@@ -1,0 +1,74 @@
+"""Changing control of an area and what follows from it (LR 2.2.4, 5.2.3, 5.2.4, 5.5.1, 12.2)."""
+
+from __future__ import annotations
+
+from grandstrategy.cataclysm.engine.common import gain_flag, stability_test
+from grandstrategy.cataclysm.engine.game import CataclysmGame
+from grandstrategy.cataclysm.module.schema import AreaStatus, Ideology
+from grandstrategy.cataclysm.rules.control import at_war, controller, interests, victory_points
+
+
+def change_control(game: CataclysmGame, area_id: str, gainer: str) -> None:
+    """Give ``gainer`` control of the area with every effect of LR 2.2.4.
+
+    Cubes, aid and markers go; the gainer places one cube (two in a capital) unless the area is
+    printed in its colour, and an active same-ideology owner gets its own area back instead.
+    Opposing non-enemy powers with interests there are provoked; an owner losing a home area or a
+    resource colony takes stability tests (two for its capital).
+    """
+    state, module = game.state, game.module
+    area = module.area(area_id)
+    before = controller(module, state, area_id)
+    watching = [
+        power
+        for power, line in state.powers.items()
+        if line.active
+        and power != gainer
+        and module.powers[power].ideology is not module.powers[gainer].ideology
+        and not at_war(state, power, gainer)
+        and area_id in interests(module, state, power)
+    ]
+    state.cubes.pop(area_id, None)
+    owner = area.owner
+    if (
+        owner is not None
+        and owner != gainer
+        and state.powers.get(owner) is not None
+        and state.powers[owner].active
+        and module.powers[owner].ideology is module.powers[gainer].ideology
+    ):
+        game.note(f"{area.name} returns to {owner}")
+    elif owner != gainer:
+        state.cubes[area_id] = {gainer: 2 if area.capital else 1}
+    game.note(f"{gainer} gains control of {area.name}")
+    for power in watching:
+        gain_flag(game, power, f"provoked: {gainer} gains {area.name}")
+    lost = before if before is not None and before != controller(module, state, area_id) else None
+    if lost is not None and area.owner == lost:
+        valued = area.status is AreaStatus.HOME or bool(area.resources)
+        if valued:
+            for _ in range(2 if area.capital else 1):
+                stability_test(game, lost, f"loss of {area.name}")
+    check_status_quo(game)
+
+
+def check_status_quo(game: CataclysmGame, *, force_reason: str | None = None) -> None:
+    """End Status Quo when its conditions are met; each Democracy then gains a flag (LR 12.2)."""
+    state, module = game.state, game.module
+    if "status-quo" not in state.markers:
+        return
+    reason = force_reason
+    if reason is None:
+
+        def vp(power: str) -> int:
+            return victory_points(module, state, power) if power in state.powers else 0
+
+        if vp("germany") + vp("italy") > vp("france") + vp("united-kingdom"):
+            reason = "Germany and Italy outscore France and the UK"
+    if reason is None:
+        return
+    state.markers.remove("status-quo")
+    game.note(f"Status Quo ends: {reason}")
+    for power, line in state.powers.items():
+        if line.active and module.powers[power].ideology is Ideology.DEMOCRACY:
+            gain_flag(game, power, "Status Quo ends")

@@ -1,0 +1,211 @@
+"""Drawn counters: play, reserve or reject (LR 3.4, 3.6), and playing each kind (LR 3.7.1–3.7.3, 8.3)."""
+
+from __future__ import annotations
+
+from grandstrategy.cataclysm.engine import politics
+from grandstrategy.cataclysm.engine.common import parse_counter, return_to_card, to_reserve
+from grandstrategy.cataclysm.engine.game import CataclysmGame
+from grandstrategy.cataclysm.engine.machine import Step, step
+from grandstrategy.cataclysm.module.schema import AreaType, Commitment
+from grandstrategy.cataclysm.rules.arithmetic import military_actions
+from grandstrategy.cataclysm.rules.control import belligerent, production_sites
+from grandstrategy.cataclysm.rules.economy import build_cost
+from grandstrategy.cataclysm.rules.supply import trace_loc
+from grandstrategy.cataclysm.state import Unit
+
+
+def playable(game: CataclysmGame, power: str, counter: str, *, from_reserve: bool = False) -> bool:
+    """Whether playing the counter now can do anything (LR 3.3 legality, 3.7)."""
+    kind, _, detail = parse_counter(counter)
+    line = game.state.powers[power]
+    if kind == "flag":
+        return bool(politics.political_options(game, power))
+    if kind == "offensive":
+        if line.commitment is Commitment.CIVILIAN:
+            # two offensives together, one drawn and one from reserve, give one action (LR 4.1)
+            return (
+                not from_reserve
+                and line.reserve is not None
+                and parse_counter(line.reserve)[0] == "offensive"
+            )
+        return True
+    if kind == "unit" and detail is not None:
+        return bool(placements(game, power, detail))
+    if kind == "upgrade" and detail is not None:
+        return bool(upgradable(game, power, detail))
+    return False
+
+
+@step("drawn-choice")
+def _drawn_choice(game: CataclysmGame, current: Step) -> None:
+    counter = current["counter"]
+    _, power, _ = parse_counter(counter)
+    assert power is not None
+    if not game.state.powers[power].active:
+        return
+    options = (["play"] if playable(game, power, counter) else []) + ["reserve", "reject"]
+    game.ask(power, f"you drew {counter}", options, "drawn-answer", counter=counter, power=power)
+
+
+@step("drawn-answer")
+def _drawn_answer(game: CataclysmGame, current: Step) -> None:
+    counter, power, choice = current["counter"], current["power"], current["choice"]
+    if choice == "reserve":
+        to_reserve(game, power, counter)
+        game.note(f"{power} reserves {counter}")
+    elif choice == "reject":
+        return_to_card(game, counter)
+        game.note(f"{power} rejects {counter}")
+    else:
+        game.push("play-counter", counter=counter, source="cup")
+
+
+@step("play-counter")
+def _play_counter(game: CataclysmGame, current: Step) -> None:
+    counter = current["counter"]
+    kind, power, detail = parse_counter(counter)
+    assert power is not None
+    line = game.state.powers[power]
+    if kind == "flag":
+        line.available_flags += 1  # the flag returns to available once used (LR 3.7.1)
+        politics.choose_action(game, power)
+    elif kind == "offensive":
+        line.available_offensives += 1
+        count = 1
+        if line.commitment is Commitment.CIVILIAN and current["source"] == "cup":
+            assert line.reserve is not None
+            line.reserve = None
+            line.available_offensives += 1
+            count = 2
+        actions = military_actions(
+            count, game.module.powers[power].status_card[line.commitment].military_actions
+        )
+        game.note(f"{power} plays an offensive for {actions} military action(s)")
+        game.push("military-action", power=power, left=actions)
+    elif kind == "unit" and detail is not None:
+        game.ask(
+            power,
+            f"place your {detail}",
+            placements(game, power, detail),
+            "place-unit",
+            power=power,
+            unit_type=detail,
+        )
+    elif kind == "upgrade" and detail is not None:
+        options = [f"{unit.area} #{unit.id}" for unit in upgradable(game, power, detail)]
+        game.ask(
+            power,
+            f"choose the unit your {detail} upgrade improves",
+            options,
+            "upgrade-unit",
+            power=power,
+            marker=detail,
+        )
+
+
+def placements(game: CataclysmGame, power: str, unit_type: str) -> list[str]:
+    """Where a new unit may be placed (LR 3.7.2): a production site; a naval unit in a coastal home area."""
+    sites = production_sites(game.module, game.state, power)
+    if game.module.unit_types[unit_type].unit_class != "naval":
+        return sorted(sites)
+    homes = [
+        area.id
+        for area in game.module.areas.values()
+        if area.owner == power
+        and area.status is not None
+        and area.status.value == "home"
+        and area.coastal
+        and area.map.value in game.state.maps
+        and area.type is not AreaType.SEA
+    ]
+    return sorted(area for area in homes if area in sites or trace_loc(game.module, game.state, power, area))
+
+
+@step("place-unit")
+def _place_unit(game: CataclysmGame, current: Step) -> None:
+    state = game.state
+    area = game.module.area(current["choice"])
+    coast = sorted(area.coasts)[0] if area.coasts else None
+    state.units.append(Unit(state.next_unit_id, current["power"], current["unit_type"], area.id, coast))
+    state.next_unit_id += 1
+    game.note(f"{current['power']} places a {current['unit_type']} in {area.name}")
+
+
+def upgradable(game: CataclysmGame, power: str, marker: str) -> list[Unit]:
+    """The power's units an upgrade marker can flip, with an LOC to them (LR 3.7.3)."""
+    flippable = {t.id for t in game.module.unit_types.values() if t.counter == marker and t.upgrades_to}
+    return [
+        unit
+        for unit in game.state.units
+        if unit.power == power
+        and unit.type in flippable
+        and trace_loc(game.module, game.state, power, unit.area)
+    ]
+
+
+@step("upgrade-unit")
+def _upgrade_unit(game: CataclysmGame, current: Step) -> None:
+    unit_id = int(current["choice"].split("#")[1])
+    unit = next(u for u in game.state.units if u.id == unit_id)
+    upgraded = game.module.unit_types[unit.type].upgrades_to
+    assert upgraded is not None
+    unit.type = upgraded
+    line = game.state.powers[current["power"]]
+    key = f"upgrade:{current['marker']}"
+    line.force_pool[key] = line.force_pool.get(key, 0) + 1  # the marker goes back to the force pool
+    game.note(f"{current['power']} upgrades its unit in {unit.area} to a {upgraded}")
+
+
+@step("military-action")
+def _military_action(game: CataclysmGame, current: Step) -> None:
+    """Spend an offensive's military actions one at a time (LR 8.1).
+
+    Builds need a belligerent power (LR 8.3); deployment, operations and intervention come later.
+    """
+    power, left = current["power"], current["left"]
+    if left <= 0:
+        return
+    options = ["forfeit"]
+    if belligerent(game.state, power):
+        line = game.state.powers[power]
+        for key in sorted(line.force_pool):
+            if line.force_pool[key] <= 0:
+                continue
+            for item in _buildable(game, key):
+                cost, _ = build_cost(game.module, power, item)
+                if cost <= left:
+                    options.append(f"build {item}")
+    game.ask(
+        power, f"military action ({left} left)", options, "military-action-answer", power=power, left=left
+    )
+
+
+def _buildable(game: CataclysmGame, key: str) -> list[str]:
+    if key.startswith("upgrade:"):
+        return [key]
+    return [t.id for t in game.module.unit_types.values() if t.counter == key and not t.upgraded]
+
+
+@step("military-action-answer")
+def _military_action_answer(game: CataclysmGame, current: Step) -> None:
+    power, left, choice = current["power"], current["left"], current["choice"]
+    if choice == "forfeit":
+        game.note(f"{power} forfeits {left} military action(s)")
+        return
+    item = choice.removeprefix("build ")
+    cost, next_turn = build_cost(game.module, power, item)
+    line = game.state.powers[power]
+    key = item if item.startswith("upgrade:") else game.module.unit_types[item].counter
+    line.force_pool[key] -= 1
+    counter = (
+        f"upgrade:{power}:{item.removeprefix('upgrade:')}"
+        if item.startswith("upgrade:")
+        else f"unit:{power}:{item}"
+    )
+    if next_turn:
+        game.state.turn_track.setdefault(game.state.turn + 2, []).append(counter)
+    else:
+        game.state.cup.append(counter)  # built counters go to the cup, never the reserve (LR 8.3)
+        game.state.cup.sort()
+    game.note(f"{power} builds {item}")
+    game.push("military-action", power=power, left=left - cost)

@@ -1,0 +1,223 @@
+"""Crisis rolls and events (LR 3.7.4, crisis tables): each event kind of the module has a handler.
+
+Civil wars, revolts and coups need the civil-war and operation rules (part 2); until then those
+events are logged and change nothing (docs/rules-coverage.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grandstrategy.cataclysm.engine.common import (
+    effectiveness_check,
+    gain_flag,
+    return_to_card,
+    stability_test,
+)
+from grandstrategy.cataclysm.engine.game import CataclysmGame
+from grandstrategy.cataclysm.engine.machine import Step, step
+from grandstrategy.cataclysm.engine.politics import garrisoned
+from grandstrategy.cataclysm.module.schema import Commitment, Stability, WarStatus
+from grandstrategy.cataclysm.rules.control import belligerent, controller, interests
+from grandstrategy.cataclysm.rules.dice import crisis_key
+
+NOT_YET = {"civil-war", "revolt", "coup"}
+
+
+@step("crisis-roll")
+def _crisis_roll(game: CataclysmGame, current: Step) -> None:
+    game.roll(2, "crisis", "crisis-event", reroll=current["reroll"])
+
+
+@step("crisis-event")
+def _crisis_event(game: CataclysmGame, current: Step) -> None:
+    """Read the two dice high-low on the table the war status selects (LR 3.7.4, 5.6.3)."""
+    state = game.state
+    key = crisis_key(*current["dice"])
+    wartime = state.war_status is not WarStatus.NONE
+    table = game.module.crisis.wartime if wartime else game.module.crisis.peacetime
+    entry = table[key]
+    game.note(f"crisis {key} ({'wartime' if wartime else 'peacetime'}): {entry.name}")
+    if current["reroll"] and not _can_change(game, entry.event, entry.params):
+        game.note("the event cannot change anything: roll again (LR 3.7.4)")
+        game.push("crisis-roll", reroll=False)
+        return
+    game.push(f"event-{entry.event}", params=entry.params)
+
+
+def _can_change(game: CataclysmGame, event: str, params: dict[str, Any]) -> bool:
+    """Whether an event could change the game state; events that roll always could (LR L809)."""
+    state = game.state
+    if event == "no-effect":
+        return False
+    if event == "political-crisis":
+        line = state.powers.get(params["power"])
+        return line is not None and line.active and not line.effectiveness_reduced
+    if event == "labor-strikes":
+        line = state.powers.get(params["power"])
+        return line is not None and line.active and line.reserve is not None
+    if event == "neutrality-pact":
+        return bool(_pact_targets(game, params["areas"]))
+    if event == "failed-putsch":
+        return bool(_putsch_targets(game, params["power"]))
+    return True
+
+
+def _pact_targets(game: CataclysmGame, areas: list[str]) -> list[tuple[str, str]]:
+    found = []
+    for area_id in areas:
+        if area_id not in game.module.in_play_ids(game.state.maps):
+            continue
+        holder = controller(game.module, game.state, area_id)
+        if holder is not None and not garrisoned(game, area_id):
+            found.append((area_id, holder))
+    return found
+
+
+@step("event-no-effect")
+def _no_effect(game: CataclysmGame, current: Step) -> None:
+    game.note("no effect")
+
+
+@step("event-neutrality-pact")
+def _neutrality_pact(game: CataclysmGame, current: Step) -> None:
+    """Each power holding an ungarrisoned listed country checks effectiveness or loses its cube."""
+    for area_id, holder in reversed(_pact_targets(game, current["params"]["areas"])):
+        effectiveness_check(game, holder, f"hold {area_id}", "pact-result", area=area_id, holder=holder)
+
+
+@step("pact-result")
+def _pact_result(game: CataclysmGame, current: Step) -> None:
+    if current["success"]:
+        return
+    cubes = game.state.cubes.get(current["area"], {})
+    cubes.pop(current["holder"], None)
+    if not cubes:
+        game.state.cubes.pop(current["area"], None)
+    game.note(f"{current['holder']} loses its cube in {current['area']}")
+
+
+@step("event-chinese-resistance")
+def _chinese_resistance(game: CataclysmGame, current: Step) -> None:
+    chinese = [a.id for a in game.module.areas.values() if a.chinese]
+    game.push("event-neutrality-pact", params={"areas": chinese})
+
+
+@step("event-public-support")
+def _public_support(game: CataclysmGame, current: Step) -> None:
+    for power in reversed(_members(game, current["params"]["ideology"])):
+        effectiveness_check(game, power, "public support", "support-result", power=power)
+
+
+@step("support-result")
+def _support_result(game: CataclysmGame, current: Step) -> None:
+    if current["success"]:
+        gain_flag(game, current["power"], "public support")
+
+
+def _members(game: CataclysmGame, ideology: str) -> list[str]:
+    return [
+        p
+        for p, line in game.state.powers.items()
+        if line.active and game.module.powers[p].ideology.value == ideology
+    ]
+
+
+@step("event-political-crisis")
+def _political_crisis(game: CataclysmGame, current: Step) -> None:
+    line = game.state.powers.get(current["params"]["power"])
+    if line is None or not line.active:
+        game.note("the power is not in play: no effect")
+        return
+    line.effectiveness_reduced = True
+    game.note(f"{current['params']['power']} effectiveness reduced until the end of the turn")
+
+
+def _putsch_targets(game: CataclysmGame, power: str) -> list[str]:
+    state, module = game.state, game.module
+    if power not in state.powers or not state.powers[power].active:
+        return []
+    held = [
+        a
+        for a in interests(module, state, power)
+        if module.area(a).owner is None and controller(module, state, a) == power and not garrisoned(game, a)
+    ]
+    if not held:
+        return []
+    least = min(module.area(a).resistance for a in held)
+    return sorted(a for a in held if module.area(a).resistance == least)
+
+
+@step("event-failed-putsch")
+def _failed_putsch(game: CataclysmGame, current: Step) -> None:
+    power = current["params"]["power"]
+    targets = _putsch_targets(game, power)
+    if targets:
+        game.ask(
+            power,
+            "Failed Putsch: choose the country that throws you out",
+            targets,
+            "putsch-result",
+            power=power,
+        )
+
+
+@step("putsch-result")
+def _putsch_result(game: CataclysmGame, current: Step) -> None:
+    game.push("pact-result", success=False, area=current["choice"], holder=current["power"])
+
+
+@step("event-economic-setback")
+def _economic_setback(game: CataclysmGame, current: Step) -> None:
+    game.state.economic_setback = True
+
+
+@step("event-public-opposition")
+def _public_opposition(game: CataclysmGame, current: Step) -> None:
+    levels = list(Commitment)
+    floor = levels.index(Commitment(current["params"]["commitment"]))
+    for power in _members(game, current["params"]["ideology"]):
+        if levels.index(game.state.powers[power].commitment) >= floor:
+            stability_test(game, power, "public opposition")
+
+
+@step("event-international-incident")
+def _incident(game: CataclysmGame, current: Step) -> None:
+    game.roll(2, "international incident", "incident-result", table=current["params"]["table"])
+
+
+@step("incident-result")
+def _incident_result(game: CataclysmGame, current: Step) -> None:
+    key = str(min(6, max(current["dice"])))  # keep the higher die; a 6 reads the 6+ row
+    for power in current["table"][key]:
+        gain_flag(game, power, "international incident")
+
+
+@step("event-double-crisis")
+def _double(game: CataclysmGame, current: Step) -> None:
+    game.then({"do": "crisis-roll", "reroll": True}, {"do": "crisis-roll", "reroll": True})
+
+
+@step("event-labor-strikes")
+def _labor_strikes(game: CataclysmGame, current: Step) -> None:
+    line = game.state.powers.get(current["params"]["power"])
+    if line is not None and line.reserve is not None:
+        return_to_card(game, line.reserve)
+        game.note(f"{current['params']['power']} loses its reserved {line.reserve}")
+        line.reserve = None
+
+
+@step("event-war-weariness")
+def _war_weariness(game: CataclysmGame, current: Step) -> None:
+    for power in _members(game, current["params"]["ideology"]):
+        line = game.state.powers[power]
+        if belligerent(game.state, power) and line.stability is not Stability.STEADY:
+            stability_test(game, power, "war weariness")
+
+
+def _not_yet(game: CataclysmGame, current: Step) -> None:
+    game.note("civil wars, revolts and coups come with the civil-war rules (part 2): no effect yet")
+
+
+for _kind in NOT_YET:
+    step(f"event-{_kind}")(_not_yet)

@@ -1,0 +1,265 @@
+"""Cataclysm as a kernel rule set: the game state, its one action kind, and the rule set object."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from grandstrategy.cataclysm.engine.machine import HANDLERS, Step, die_outcomes
+from grandstrategy.cataclysm.module import Module, load_module
+from grandstrategy.cataclysm.state import CataclysmState, new_state
+from grandstrategy.core.actions import Action
+from grandstrategy.core.canonical import JSONObject, JSONValue
+from grandstrategy.core.chance import ChanceNode
+from grandstrategy.core.errors import NotationError, UserInputError
+from grandstrategy.core.game import ModuleInfo, register_ruleset
+from grandstrategy.core.ids import CHANCE, TERMINAL, Seat, ToAct
+from grandstrategy.core.state import GameState
+
+MAX_STEPS = 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Choose(Action):
+    """A power picks one of the options it was offered: ``germany: reserve``."""
+
+    power: str
+    option: str
+
+    def notation(self) -> str:
+        return f"{self.power}: {self.option}"
+
+
+def parse_choice(text: str) -> Choose:
+    """Read ``power: option``.
+
+    :raises NotationError: quoting the text, when it has no ``power:`` prefix or no option.
+    """
+    power, colon, option = text.partition(":")
+    if not colon or not power.strip() or not option.strip():
+        raise NotationError(
+            f"cannot read {text!r}: write a choice as 'power: option', e.g. 'germany: reserve'"
+        )
+    return Choose(power.strip().lower(), " ".join(option.split()))
+
+
+class CataclysmGame(GameState):
+    """One position of a Cataclysm game: the state data, the pending steps and the open request."""
+
+    def __init__(
+        self,
+        module: Module,
+        state: CataclysmState,
+        stack: list[Step] | None = None,
+        pending: Step | None = None,
+    ) -> None:
+        self.module = module
+        self.state = state
+        self.stack: list[Step] = stack if stack is not None else []
+        self.pending = pending
+
+    # ---- the machine -------------------------------------------------------------------------
+
+    def push(self, do: str, /, **fields: Any) -> None:
+        """Run this step next (the stack is last in, first out)."""
+        self.stack.append({"do": do, **fields})
+
+    def then(self, *steps: Step) -> None:
+        """Run these steps next, in the order given."""
+        self.stack.extend(reversed(steps))
+
+    def ask(self, power: str, prompt: str, options: Sequence[str], then: str, /, **context: Any) -> None:
+        """Stop for ``power`` to pick one of ``options``; it comes back as ``choice`` in step ``then``."""
+        if not options:
+            raise RuntimeError(f"asked {power} to choose with no options ({prompt})")
+        self.pending = {
+            "type": "decide",
+            "power": power,
+            "prompt": prompt,
+            "options": list(options),
+            "then": {"do": then, **context},
+        }
+
+    def chance(
+        self, kind: str, label: str, outcomes: Sequence[tuple[str, Fraction]], then: str, /, **context: Any
+    ) -> None:
+        """Stop for a chance outcome; it comes back as ``outcome`` in step ``then``."""
+        self.pending = {
+            "type": "chance",
+            "kind": kind,
+            "label": label,
+            "outcomes": [[name, str(p)] for name, p in outcomes],
+            "then": {"do": then, **context},
+        }
+
+    def roll(self, count: int, label: str, then: str, /, **context: Any) -> None:
+        """Roll ``count`` dice one at a time; the faces come back as ``dice`` in step ``then``."""
+        self.push("roll-die", left=count, dice=[], label=label, then={"do": then, **context})
+
+    def note(self, text: str) -> None:
+        """Add a line to the public game log."""
+        self.state.log.append(f"{self.state.turn} {self.state.phase}: {text}")
+
+    def run(self) -> None:
+        """Process steps until a power must decide, chance must speak, or the game ends."""
+        for _ in range(MAX_STEPS):
+            if self.pending is not None or self.state.result is not None or not self.stack:
+                return
+            current = self.stack.pop()
+            HANDLERS[current["do"]](self, current)
+        raise RuntimeError("the step machine did not stop")
+
+    def _resume(self, key: str, value: Any) -> None:
+        request = self.pending
+        assert request is not None
+        self.pending = None
+        self.stack.append({**request["then"], key: value})
+        self.run()
+
+    # ---- GameState ---------------------------------------------------------------------------
+
+    def seats(self) -> tuple[Seat, ...]:
+        return tuple(Seat(power) for power in self.state.powers)
+
+    def to_act(self) -> ToAct:
+        if self.state.result is not None:
+            return TERMINAL
+        if self.pending is None:
+            return TERMINAL
+        return CHANCE if self.pending["type"] == "chance" else Seat(self.pending["power"])
+
+    def legal_actions(self) -> Sequence[Action]:
+        if self.pending is None or self.pending["type"] != "decide" or self.state.result is not None:
+            return []
+        return [Choose(self.pending["power"], option) for option in self.pending["options"]]
+
+    def phase(self) -> str:
+        prompt = f" ({self.pending['prompt']})" if self.pending and self.pending["type"] == "decide" else ""
+        return f"{self.state.turn}-{(self.state.turn + 1) % 100:02d} {self.state.phase}{prompt}"
+
+    def apply(self, action: Action) -> None:
+        assert isinstance(action, Choose)
+        self._resume("choice", action.option)
+
+    def chance_node(self) -> ChanceNode:
+        assert self.pending is not None and self.pending["type"] == "chance"
+        outcomes = tuple((name, Fraction(p)) for name, p in self.pending["outcomes"])
+        return ChanceNode(self.pending["kind"], self.pending["label"], outcomes)
+
+    def apply_chance(self, outcome: str) -> None:
+        self._resume("outcome", outcome)
+
+    def returns(self) -> Mapping[Seat, float]:
+        result = self.state.result
+        if result is None:
+            return {seat: 0.0 for seat in self.seats()}
+        winner = result["winner"]
+        return {
+            Seat(power): 1.0 if self.module.powers[power].ideology.value == winner else -1.0
+            for power in self.state.powers
+        }
+
+    def clone(self) -> CataclysmGame:
+        return CataclysmGame(
+            self.module, self.state.clone(), copy.deepcopy(self.stack), copy.deepcopy(self.pending)
+        )
+
+    def to_json(self) -> JSONObject:
+        return {
+            "state": self.state.to_json(),
+            "stack": copy.deepcopy(self.stack),
+            "pending": copy.deepcopy(self.pending),
+        }
+
+    def view(self, seat: Seat | None) -> JSONObject:
+        """Everything is open except the contents of the cup (LR 1.4): the cup shows only its size."""
+        data = self.state.to_json()
+        data["cup"] = {"counters": len(self.state.cup)}
+        pending: dict[str, Any] | None = None
+        if self.pending is not None:
+            pending = {key: value for key, value in self.pending.items() if key not in ("then", "outcomes")}
+        return {"state": data, "pending": pending}
+
+
+def _die_step(game: CataclysmGame, current: Step) -> None:
+    if current["left"] == 0:
+        game.stack.append({**current["then"], "dice": current["dice"]})
+        return
+    game.chance(
+        "die",
+        current["label"],
+        die_outcomes(),
+        "roll-die-face",
+        **{k: v for k, v in current.items() if k != "do"},
+    )
+
+
+def _die_face(game: CataclysmGame, current: Step) -> None:
+    dice = [*current["dice"], int(current["outcome"])]
+    game.push("roll-die", left=current["left"] - 1, dice=dice, label=current["label"], then=current["then"])
+
+
+HANDLERS["roll-die"] = _die_step
+HANDLERS["roll-die-face"] = _die_face
+
+
+class CataclysmRuleSet:
+    """The Cataclysm rule set over one module; options: ``scenario`` (default ``campaign-1933``)."""
+
+    name = "cataclysm"
+    aliases: tuple[str, ...] = ("cataclysm-lr", "cataclysm-living-rules")
+
+    def __init__(self, module: Module | None = None) -> None:
+        self._module = module
+
+    @property
+    def world(self) -> Module:
+        if self._module is None:
+            self._module = load_module()
+        return self._module
+
+    @property
+    def module(self) -> ModuleInfo:
+        return ModuleInfo(self.world.id, self.world.info.version, self.world.content_hash)
+
+    def new_state(self, options: Mapping[str, JSONValue]) -> CataclysmGame:
+        from grandstrategy.cataclysm.engine import turn  # registers the sequence-of-play steps
+
+        unknown = sorted(set(options) - {"scenario"})
+        if unknown:
+            raise UserInputError(f"unknown option(s) {', '.join(unknown)} (options: scenario)")
+        scenario = options.get("scenario", "campaign-1933")
+        if not isinstance(scenario, str):
+            raise UserInputError(f"option scenario must be a scenario id, not {scenario!r}")
+        game = CataclysmGame(self.world, new_state(self.world, scenario))
+        turn.start(game)
+        game.run()
+        return game
+
+    def parse_action(self, text: str) -> Action:
+        return parse_choice(text)
+
+    def state_from_json(self, data: JSONObject) -> CataclysmGame:
+        from grandstrategy.cataclysm.engine import turn  # noqa: F401  (registers the steps)
+
+        if not isinstance(data, dict) or set(data) != {"state", "stack", "pending"}:
+            raise ValueError("not a Cataclysm game: expected 'state', 'stack' and 'pending'")
+        state_data = data["state"]
+        if not isinstance(state_data, dict):
+            raise ValueError("not a Cataclysm game: 'state' is not an object")
+        stack = data["stack"]
+        pending = data["pending"]
+        if not isinstance(stack, list) or not (pending is None or isinstance(pending, dict)):
+            raise ValueError("not a Cataclysm game: bad 'stack' or 'pending'")
+        return CataclysmGame(
+            self.world,
+            CataclysmState.from_json(copy.deepcopy(state_data)),
+            copy.deepcopy(stack),
+            copy.deepcopy(pending),
+        )
+
+
+CATACLYSM = register_ruleset(CataclysmRuleSet())

@@ -1,0 +1,69 @@
+"""Checks that must hold after every action of every game (issue: rules engine part 1).
+
+Every counter is in exactly one place and within the counter mix; cubes within their supply;
+the force pool within its limit; the cup holds no resources; no power is asked with no option.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from grandstrategy.cataclysm.engine.common import counters_in_play, parse_counter
+from grandstrategy.cataclysm.engine.game import CataclysmGame
+from grandstrategy.cataclysm.module.schema import Commitment
+
+
+def problems(game: CataclysmGame) -> list[str]:
+    """Every broken invariant, as a sentence; empty when all hold."""
+    state, module = game.state, game.module
+    found: list[str] = []
+    places: list[str] = [*state.cup, *(c for items in state.turn_track.values() for c in items)]
+    waiting = [step_["counter"] for step_ in game.stack if isinstance(step_.get("counter"), str)]
+    if game.pending is not None and isinstance(game.pending["then"].get("counter"), str):
+        waiting.append(game.pending["then"]["counter"])  # drawn or gained, waiting for its owner's choice
+    places.extend(waiting)
+    for line in state.powers.values():
+        places.extend(line.holding_box)
+        if line.reserve is not None:
+            places.append(line.reserve)
+    if any(parse_counter(c)[0] == "resource" for c in state.cup):
+        found.append("a resource marker is in the cup (LR 3.2.4)")
+    markers = Counter(parse_counter(c)[0] for c in places)
+    if markers["crisis"] != 4:
+        found.append(f"{markers['crisis']} Crisis markers in the cup and on the turn track, not 4")
+    cubes: Counter[str] = Counter()
+    for held in state.cubes.values():
+        for power, count in held.items():
+            cubes[power] += count
+    if cubes["neutral"] > module.neutral_cubes:
+        found.append(f"{cubes['neutral']} neutral cubes on the map; only {module.neutral_cubes} exist")
+    for power, line in state.powers.items():
+        mix = module.powers[power].counters
+        if cubes[power] > mix.cubes:
+            found.append(f"{power} has {cubes[power]} cubes on the map; only {mix.cubes} exist")
+        mine = [c for c in places if parse_counter(c)[1] == power]
+        kinds = Counter(parse_counter(c)[0] for c in mine)
+        if line.active and kinds["flag"] + line.available_flags != mix.flags:
+            found.append(
+                f"{power}: {kinds['flag']} flags in play + {line.available_flags} available != {mix.flags}"
+            )
+        offensives = kinds["offensive"] + kinds["resource"] + line.available_offensives
+        if line.active and offensives != mix.offensives:
+            found.append(f"{power}: offensive/resource markers add up to {offensives}, not {mix.offensives}")
+        units = counters_in_play(game, power)
+        for key, count in line.force_pool.items():
+            if count < 0:
+                found.append(f"{power}: force pool holds {count} {key}")
+            units[key] += count
+        for key, count in units.items():
+            total = (
+                mix.upgrade_markers.get(key[8:], 0) if key.startswith("upgrade:") else mix.units.get(key, 0)
+            )
+            if count > total:
+                found.append(f"{power}: {count} {key} in play or in the force pool; the mix has {total}")
+        limit = module.powers[power].status_card[line.commitment].force_pool
+        if line.active and line.commitment is not Commitment.EXHAUSTION and sum(units.values()) > limit:
+            found.append(f"{power}: force pool holds {sum(units.values())} counters, over its limit {limit}")
+    if game.pending is not None and game.pending["type"] == "decide" and not game.pending["options"]:
+        found.append("a power is asked to decide with no options")
+    return found

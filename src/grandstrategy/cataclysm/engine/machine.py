@@ -1,0 +1,34 @@
+"""The step machine: a stack of pending steps, one pending request, and the handler registry."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from grandstrategy.cataclysm.engine.game import CataclysmGame
+
+Step = dict[str, Any]
+Handler = "Callable[[CataclysmGame, Step], None]"
+
+HANDLERS: dict[str, Callable[[CataclysmGame, Step], None]] = {}
+
+
+def step(
+    name: str,
+) -> Callable[[Callable[[CataclysmGame, Step], None]], Callable[[CataclysmGame, Step], None]]:
+    """Register the handler of a kind of step."""
+
+    def register(function: Callable[[CataclysmGame, Step], None]) -> Callable[[CataclysmGame, Step], None]:
+        if name in HANDLERS:
+            raise ValueError(f"step {name!r} is registered twice")
+        HANDLERS[name] = function
+        return function
+
+    return register
+
+
+def die_outcomes() -> list[tuple[str, Fraction]]:
+    """The six faces of a die, each 1/6."""
+    return [(str(face), Fraction(1, 6)) for face in range(1, 7)]

@@ -1,0 +1,228 @@
+"""Political actions played with a flag (LR 6): propaganda, escalation, pressure, maneuvers, diplomacy.
+
+Alliance, declaration of war and the power-specific actions come later (docs/rules-coverage.md).
+"""
+
+from __future__ import annotations
+
+from grandstrategy.cataclysm.engine.common import (
+    HOME_FRONT_MODIFIER,
+    counters_in_play,
+    effectiveness_check,
+    gain_flag,
+)
+from grandstrategy.cataclysm.engine.control import change_control, check_status_quo
+from grandstrategy.cataclysm.engine.game import CataclysmGame
+from grandstrategy.cataclysm.engine.machine import Step, step
+from grandstrategy.cataclysm.module.schema import (
+    AreaType,
+    Commitment,
+    Ideology,
+    ResourceKind,
+    Stability,
+    WarStatus,
+)
+from grandstrategy.cataclysm.rules.control import at_war, belligerent, controller, interests, is_country
+from grandstrategy.cataclysm.rules.politics import (
+    STABILITY_TRACK,
+    diplomacy_modifier,
+    failed_action_bonus,
+    may_escalate,
+    provoked,
+    record_result,
+)
+from grandstrategy.cataclysm.rules.supply import trace_loc
+from grandstrategy.cataclysm.rules.war import global_war_last_turn
+
+
+def garrisoned(game: CataclysmGame, area_id: str) -> bool:
+    """A country holding a power's land unit; minor armies do not count (LR 2.2.5)."""
+    return any(
+        game.module.unit_types[unit.type].unit_class == "land"
+        for unit in game.state.units
+        if unit.area == area_id
+    )
+
+
+def political_options(game: CataclysmGame, power: str) -> list[str]:
+    """The political actions the power may attempt now, each one that could change the game (LR 3.3, 6)."""
+    state, module = game.state, game.module
+    line = state.powers[power]
+    options: list[str] = []
+    if line.stability is not Stability.STEADY:
+        options.append("propaganda")
+    if may_escalate(module, state, power) is None:
+        options.append("escalation")
+    for other, other_line in state.powers.items():
+        if other == power or not other_line.active or at_war(state, power, other):
+            continue
+        if belligerent(state, power) or belligerent(state, other):
+            options.append(f"pressure {other}")
+    options.append("maneuvers")
+    for area_id in sorted(interests(module, state, power)):
+        area = module.area(area_id)
+        if area.type is AreaType.SEA or area.remote or not is_country(module, state, area_id):
+            continue
+        if controller(module, state, area_id) == power or garrisoned(game, area_id):
+            continue
+        options.append(f"diplomacy {area_id}")
+    return options
+
+
+def choose_action(game: CataclysmGame, power: str) -> None:
+    """Ask the power which political action its flag buys."""
+    game.ask(
+        power,
+        "political action",
+        [*political_options(game, power), "forfeit"],
+        "political-action",
+        power=power,
+    )
+
+
+@step("political-action")
+def _political_action(game: CataclysmGame, current: Step) -> None:
+    power, choice = current["power"], current["choice"]
+    verb, _, target = choice.partition(" ")
+    state = game.state
+    if verb == "forfeit":
+        game.note(f"{power} forfeits its flag")
+        return
+    if verb == "escalation" and belligerent(state, power):
+        game.note(f"{power} escalates: automatic while belligerent (LR 6.4)")
+        game.push("political-result", power=power, action="escalation", target="", success=True, dice=[])
+        return
+    modifier = failed_action_bonus(state, power, verb)
+    if verb == "propaganda":
+        modifier += HOME_FRONT_MODIFIER[state.powers[power].commitment]
+    if verb == "diplomacy":
+        modifier += diplomacy_modifier(game.module, state, power, target)
+    extra = 1 if verb == "propaganda" and power == "soviet-union" and "za-rodinu" in state.markers else 0
+    effectiveness_check(
+        game,
+        power,
+        choice,
+        "political-result",
+        modifier=modifier,
+        extra_dice=extra,
+        power=power,
+        action=verb,
+        target=target,
+    )
+
+
+@step("political-result")
+def _political_result(game: CataclysmGame, current: Step) -> None:
+    power, action, target, success = (
+        current["power"],
+        current["action"],
+        current["target"],
+        current["success"],
+    )
+    record_result(game.state, power, action, success=success, place_cube=action != "diplomacy")
+    if not success:
+        return
+    state = game.state
+    line = state.powers[power]
+    if action == "propaganda":
+        line.stability = STABILITY_TRACK[max(0, STABILITY_TRACK.index(line.stability) - 1)]
+        game.note(f"{power} stability rises to {line.stability.value}")
+    elif action == "pressure":
+        gain_flag(game, target, f"pressure by {power}")
+    elif action == "maneuvers":
+        game.push("military-action", power=power, left=1)
+    elif action == "diplomacy":
+        change_control(game, target, power)
+    elif action == "escalation":
+        escalate(game, power)
+
+
+def escalate(game: CataclysmGame, power: str) -> None:
+    """Move commitment one column right and apply its effects (LR 6.4.1, 6.4.2, 12.2)."""
+    state, module = game.state, game.module
+    line = state.powers[power]
+    levels = list(Commitment)
+    line.commitment = levels[levels.index(line.commitment) + 1]
+    line.escalated_this_turn = True
+    game.note(f"{power} escalates to {line.commitment.value}")
+    steps: list[Step] = [{"do": "top-up-force-pool", "power": power}]
+    for target in provoked(module, state, [power], kind="escalation"):
+        steps.append({"do": "gain-flag", "power": target, "reason": f"provoked by {power}'s escalation"})
+    if line.commitment in (Commitment.MOBILIZATION, Commitment.TOTAL_WAR):
+        count = 0
+        for area in module.areas.values():
+            if area.map.value not in state.maps or area.id in state.damaged:
+                continue
+            if controller(module, state, area.id) != power:
+                continue
+            for resource in area.resources:
+                industrial = resource.kind is ResourceKind.INDUSTRIAL and not resource.limited
+                if industrial and trace_loc(module, state, power, area.id):
+                    count += 1
+        steps.append({"do": "escalation-offensives", "power": power, "left": count})
+    if line.commitment is Commitment.TOTAL_WAR and state.war_status is not WarStatus.GLOBAL:
+        state.war_status = WarStatus.GLOBAL
+        state.global_war_turn = global_war_last_turn(state.turn)
+        game.note(f"Global War: the game ends after {state.global_war_turn}")
+    if line.commitment is Commitment.MOBILIZATION and module.powers[power].ideology is not Ideology.DEMOCRACY:
+        steps.append({"do": "status-quo-ends", "reason": f"{power} mobilizes"})
+    game.then(*steps)
+
+
+@step("escalation-offensives")
+def _escalation_offensives(game: CataclysmGame, current: Step) -> None:
+    """One offensive per industrial resource the power can trace to, into the cup (LR 6.4.2)."""
+    power, left = current["power"], current["left"]
+    line = game.state.powers[power]
+    granted = min(left, line.available_offensives)
+    line.available_offensives -= granted
+    game.state.cup.extend([f"offensive:{power}"] * granted)
+    game.state.cup.sort()
+    game.note(f"{power} gains {granted} escalation offensive(s)")
+
+
+@step("top-up-force-pool")
+def _top_up(game: CataclysmGame, current: Step) -> None:
+    """Add counters of the player's choice up to the new force-pool limit (LR 4.1.1)."""
+    power = current["power"]
+    state, module = game.state, game.module
+    line = state.powers[power]
+    limit = module.powers[power].status_card[line.commitment].force_pool
+    in_play = counters_in_play(game, power)
+    used = sum(in_play.values()) + sum(line.force_pool.values())
+    if used >= limit:
+        return
+    mix = module.powers[power].counters
+    options = [
+        f"add {key}"
+        for key, total in mix.units.items()
+        if total - in_play[key] - line.force_pool.get(key, 0) > 0
+    ]
+    if module.powers[power].status_card[line.commitment].upgrades_allowed:
+        options += [
+            f"add upgrade:{key}"
+            for key, total in mix.upgrade_markers.items()
+            if total - in_play[f"upgrade:{key}"] - line.force_pool.get(f"upgrade:{key}", 0) > 0
+        ]
+    if not options:
+        return
+    game.ask(
+        power,
+        f"force pool: add a counter ({limit - used} more allowed)",
+        options,
+        "top-up-answer",
+        power=power,
+    )
+
+
+@step("top-up-answer")
+def _top_up_answer(game: CataclysmGame, current: Step) -> None:
+    key = current["choice"].removeprefix("add ")
+    line = game.state.powers[current["power"]]
+    line.force_pool[key] = line.force_pool.get(key, 0) + 1
+    game.push("top-up-force-pool", power=current["power"])
+
+
+@step("status-quo-ends")
+def _status_quo_ends(game: CataclysmGame, current: Step) -> None:
+    check_status_quo(game, force_reason=current["reason"])

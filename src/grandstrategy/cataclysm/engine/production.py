@@ -1,0 +1,232 @@
+"""The administration phase (LR 3.2): turn-track counters, flags, production, final disposition."""
+
+from __future__ import annotations
+
+from grandstrategy.cataclysm.engine.common import parse_counter, power_order, stability_test
+from grandstrategy.cataclysm.engine.game import CataclysmGame
+from grandstrategy.cataclysm.engine.machine import Step, step
+from grandstrategy.cataclysm.module.schema import Ideology
+from grandstrategy.cataclysm.rules.arithmetic import builds
+from grandstrategy.cataclysm.rules.economy import build_cost, collect, war_offensives
+
+MARKERS_FOR_THE_CUP = ("crisis", "home-front", "cw-resolution")
+
+
+@step("administration")
+def _administration(game: CataclysmGame, current: Step) -> None:
+    state = game.state
+    state.phase = "administration"
+    for counter in state.turn_track.pop(state.turn, []):  # LR 3.2.1
+        kind, power, _ = parse_counter(counter)
+        if kind in MARKERS_FOR_THE_CUP:
+            if power is None or state.powers[power].active:
+                state.cup.append(counter)
+        elif power is not None and state.powers[power].active:
+            state.powers[power].holding_box.append(counter)
+    steps: list[Step] = []
+    for power, line in state.powers.items():
+        if line.active:
+            steps.append({"do": "gain-admin-flags", "power": power})
+    for power in power_order(game, decreasing=False):
+        steps.append({"do": "produce", "power": power})
+    steps.append({"do": "repair"})
+    for power in power_order(game, decreasing=False):
+        steps.append({"do": "final-disposition", "power": power})
+    steps.append({"do": "start-action-phase"})
+    game.then(*steps)
+
+
+def _take_flags(game: CataclysmGame, power: str, count: int) -> None:
+    line = game.state.powers[power]
+    taken = min(count, line.available_flags)
+    line.available_flags -= taken
+    line.holding_box.extend([f"flag:{power}"] * taken)
+
+
+@step("gain-admin-flags")
+def _gain_admin_flags(game: CataclysmGame, current: Step) -> None:
+    """One flag each (LR 3.2.2); Germany two under Night of the Long Knives; Status Quo limits Democracies."""
+    power = current["power"]
+    state = game.state
+    if power == "germany" and "night-of-the-long-knives" in state.markers:
+        _take_flags(game, power, 2)
+    elif "status-quo" in state.markers and game.module.powers[power].ideology is Ideology.DEMOCRACY:
+        if power == "united-states":
+            return
+        game.ask(
+            power,
+            "Status Quo: take your flag at the cost of a stability test?",
+            ["decline", "take"],
+            "status-quo-flag",
+            power=power,
+        )
+    else:
+        _take_flags(game, power, 1)
+
+
+@step("status-quo-flag")
+def _status_quo_flag(game: CataclysmGame, current: Step) -> None:
+    if current["choice"] == "take":
+        _take_flags(game, current["power"], 1)
+        stability_test(game, current["power"], "Status Quo flag")
+
+
+@step("produce")
+def _produce(game: CataclysmGame, current: Step) -> None:
+    """Collect (LR 4.4.2), then ask how many resources become offensives (LR 4.5)."""
+    power = current["power"]
+    if not game.state.powers[power].active:
+        return
+    resources, industrial = collect(game.module, game.state, power)
+    game.note(f"{power} collects {resources} resource(s), {industrial} industrial")
+    options = [f"offensives {n}" for n in range(resources + 1)]
+    game.ask(
+        power,
+        f"production: how many of your {resources} resources become offensives?",
+        options,
+        "convert",
+        power=power,
+        resources=resources,
+        industrial=industrial,
+    )
+
+
+@step("convert")
+def _convert(game: CataclysmGame, current: Step) -> None:
+    power = current["power"]
+    line = game.state.powers[power]
+    offensives = int(current["choice"].split()[1])
+    kept = current["resources"] - offensives
+    line.holding_box = [c for c in line.holding_box if not c.startswith("resource:")]
+    line.holding_box.extend([f"offensive:{power}"] * offensives)
+    line.available_offensives += kept  # converted resource markers return to available (LR 4.6)
+    rate = game.module.powers[power].status_card[line.commitment].conversion
+    game.push("construct", power=power, builds=builds(kept, rate), industrial=current["industrial"])
+
+
+@step("construct")
+def _construct(game: CataclysmGame, current: Step) -> None:
+    """Spend builds on counters from the force pool (LR 4.6); leftover builds are lost."""
+    power, left = current["power"], current["builds"]
+    line = game.state.powers[power]
+    options = ["done"]
+    refit = _refit_marker(game, power)
+    for key in sorted(line.force_pool):
+        if line.force_pool[key] <= 0:
+            continue
+        items = (
+            [key]
+            if key.startswith("upgrade:")
+            else [t.id for t in game.module.unit_types.values() if t.counter == key and not t.upgraded]
+        )
+        for item in items:
+            cost, _ = build_cost(game.module, power, item, dreadnought_refit=refit is not None)
+            if cost <= left:
+                options.append(f"build {item}")
+    if left == 0 or options == ["done"]:
+        game.push("war-offensives", power=power, industrial=current["industrial"])
+        return
+    game.ask(
+        power,
+        f"production: {left} build(s) to spend",
+        options,
+        "construct-answer",
+        power=power,
+        builds=left,
+        industrial=current["industrial"],
+    )
+
+
+def _refit_marker(game: CataclysmGame, power: str) -> str | None:
+    marker = f"dreadnought-refit-{power}"
+    return marker if marker in game.state.markers else None
+
+
+@step("construct-answer")
+def _construct_answer(game: CataclysmGame, current: Step) -> None:
+    power = current["power"]
+    if current["choice"] == "done":
+        game.push("war-offensives", power=power, industrial=current["industrial"])
+        return
+    state = game.state
+    line = state.powers[power]
+    item = current["choice"].removeprefix("build ")
+    refit = _refit_marker(game, power) if item == "surface-fleet" else None
+    cost, next_turn = build_cost(game.module, power, item, dreadnought_refit=refit is not None)
+    if refit is not None:
+        state.markers.remove(refit)  # the Dreadnought Refit marker leaves play (LR 4.6)
+    key = item if item.startswith("upgrade:") else game.module.unit_types[item].counter
+    line.force_pool[key] -= 1
+    counter = (
+        f"upgrade:{power}:{item.removeprefix('upgrade:')}"
+        if item.startswith("upgrade:")
+        else f"unit:{power}:{item}"
+    )
+    if next_turn:
+        state.turn_track.setdefault(state.turn + 2, []).append(counter)
+    else:
+        line.holding_box.append(counter)
+    game.push("construct", power=power, builds=current["builds"] - cost, industrial=current["industrial"])
+
+
+@step("war-offensives")
+def _war_offensives(game: CataclysmGame, current: Step) -> None:
+    power = current["power"]
+    line = game.state.powers[power]
+    gained = min(war_offensives(game.state, power, current["industrial"]), line.available_offensives)
+    line.available_offensives -= gained
+    line.holding_box.extend([f"offensive:{power}"] * gained)
+
+
+@step("repair")
+def _repair(game: CataclysmGame, current: Step) -> None:
+    game.state.damaged.clear()  # LR 4.8
+
+
+@step("final-disposition")
+def _final_disposition(game: CataclysmGame, current: Step) -> None:
+    """One counter from the holding box may go to reserve; the rest go into the cup (LR 3.2.4)."""
+    power = current["power"]
+    line = game.state.powers[power]
+    if not line.active:
+        return
+    choices = sorted(
+        {c for c in line.holding_box if parse_counter(c)[0] in ("flag", "offensive", "unit", "upgrade")}
+    )
+    if not choices:
+        game.push("to-cup", power=power)
+        return
+    game.ask(
+        power,
+        "final disposition: keep one counter in reserve?",
+        ["none", *[f"keep {c}" for c in choices]],
+        "disposition-answer",
+        power=power,
+    )
+
+
+@step("disposition-answer")
+def _disposition_answer(game: CataclysmGame, current: Step) -> None:
+    power = current["power"]
+    line = game.state.powers[power]
+    if current["choice"] != "none":
+        counter = current["choice"].removeprefix("keep ")
+        line.holding_box.remove(counter)
+        if line.reserve is not None:
+            line.holding_box.append(line.reserve)
+        line.reserve = counter
+    game.push("to-cup", power=power)
+
+
+@step("to-cup")
+def _to_cup(game: CataclysmGame, current: Step) -> None:
+    line = game.state.powers[current["power"]]
+    game.state.cup.extend(line.holding_box)
+    game.state.cup.sort()
+    line.holding_box = []
+
+
+@step("start-action-phase")
+def _start_action_phase(game: CataclysmGame, current: Step) -> None:
+    game.state.phase = "action"
+    game.push("action-window")
