@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from grandstrategy.cataclysm.engine.common import gain_flag, return_to_card, stability_test
+from grandstrategy.cataclysm.engine.common import flag_step, return_to_card, stability_step
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, die_outcomes, step
 from grandstrategy.cataclysm.module.schema import AreaStatus, Commitment, Stability
@@ -59,16 +59,15 @@ def _collapse_procedure(game: CataclysmGame, power: str) -> None:
     """LR 5.5.3 in order."""
     state = game.state
     line = state.powers[power]
-    for enemy in _enemies(game, power):
-        gain_flag(game, enemy, f"{power} collapses")
+    steps = [flag_step(enemy, f"{power} collapses") for enemy in _enemies(game, power)]
     line.stability = Stability.WAVERING
     if line.reserve is not None:
         return_to_card(game, line.reserve)
         line.reserve = None
     line.failed_actions.clear()
     line.effectiveness_reduced = True
-    for ally in _allies(game, power):
-        stability_test(game, ally, f"{power} collapses")
+    steps += [stability_step(ally, f"{power} collapses") for ally in _allies(game, power)]
+    game.then(*steps)
     if line.commitment in (Commitment.MOBILIZATION, Commitment.TOTAL_WAR):
         line.commitment = Commitment.EXHAUSTION
         game.note(f"{power} falls to exhaustion")
@@ -84,10 +83,8 @@ def _surrender(game: CataclysmGame, current: Step) -> None:
     state, module = game.state, game.module
     power = current["power"]
     line = state.powers[power]
-    for enemy in _enemies(game, power):
-        gain_flag(game, enemy, f"{power} surrenders")
-    for ally in _allies(game, power):
-        stability_test(game, ally, f"{power} surrenders")
+    steps = [flag_step(enemy, f"{power} surrenders") for enemy in _enemies(game, power)]
+    steps += [stability_step(ally, f"{power} surrenders") for ally in _allies(game, power)]
     for members in state.alliances.values():
         if power in members:
             members.remove(power)
@@ -132,4 +129,4 @@ def _surrender(game: CataclysmGame, current: Step) -> None:
         game.note(f"{power} surrenders; the Surrender marker goes to {' and '.join(takers)}")
     else:
         game.note(f"{power} surrenders; nobody holds its home areas, so its Surrender marker is removed")
-    game.push("check-game-end")
+    game.then(*steps, {"do": "check-game-end"})

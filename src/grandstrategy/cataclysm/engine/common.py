@@ -67,9 +67,14 @@ def _check_result(game: CataclysmGame, current: Step) -> None:
     game.stack.append({**current["next"], "success": success, "dice": current["dice"]})
 
 
+def stability_step(power: str, reason: str, *, modifier: int = 0) -> Step:
+    """A stability test (LR 5.5.1): an effectiveness check that drops stability on failure."""
+    return {"do": "stability-test", "power": power, "reason": reason, "modifier": modifier}
+
+
 def stability_test(game: CataclysmGame, power: str, reason: str, *, modifier: int = 0) -> None:
-    """Push a stability test (LR 5.5.1): an effectiveness check that drops stability on failure."""
-    game.push("stability-test", power=power, reason=reason, modifier=modifier)
+    """Run a stability test next."""
+    game.stack.append(stability_step(power, reason, modifier=modifier))
 
 
 @step("stability-test")
@@ -100,9 +105,14 @@ def _stability_result(game: CataclysmGame, current: Step) -> None:
         game.note(f"{power} stability drops to {game.state.powers[power].stability.value}")
 
 
+def flag_step(power: str, reason: str) -> Step:
+    """A flag gain (LR 5.2.2): from available into the cup, the reserve or the holding box."""
+    return {"do": "gain-flag", "power": power, "reason": reason}
+
+
 def gain_flag(game: CataclysmGame, power: str, reason: str) -> None:
-    """Push a flag gain (LR 5.2.2): from available into the cup, the reserve or the holding box."""
-    game.push("gain-flag", power=power, reason=reason)
+    """Run a flag gain next."""
+    game.stack.append(flag_step(power, reason))
 
 
 @step("gain-flag")

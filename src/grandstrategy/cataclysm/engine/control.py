@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grandstrategy.cataclysm.engine.common import gain_flag, stability_test
+from grandstrategy.cataclysm.engine.common import flag_step, stability_step
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.module.schema import AreaStatus, Ideology
 from grandstrategy.cataclysm.rules.control import at_war, controller, interests, victory_points
@@ -41,14 +41,11 @@ def change_control(game: CataclysmGame, area_id: str, gainer: str) -> None:
     elif owner != gainer:
         state.cubes[area_id] = {gainer: 2 if area.capital else 1}
     game.note(f"{gainer} gains control of {area.name}")
-    for power in watching:
-        gain_flag(game, power, f"provoked: {gainer} gains {area.name}")
+    steps = [flag_step(power, f"provoked: {gainer} gains {area.name}") for power in watching]
     lost = before if before is not None and before != controller(module, state, area_id) else None
-    if lost is not None and area.owner == lost:
-        valued = area.status is AreaStatus.HOME or bool(area.resources)
-        if valued:
-            for _ in range(2 if area.capital else 1):
-                stability_test(game, lost, f"loss of {area.name}")
+    if lost is not None and area.owner == lost and (area.status is AreaStatus.HOME or area.resources):
+        steps += [stability_step(lost, f"loss of {area.name}")] * (2 if area.capital else 1)
+    game.then(*steps)
     check_status_quo(game)
 
 
@@ -69,6 +66,10 @@ def check_status_quo(game: CataclysmGame, *, force_reason: str | None = None) ->
         return
     state.markers.remove("status-quo")
     game.note(f"Status Quo ends: {reason}")
-    for power, line in state.powers.items():
-        if line.active and module.powers[power].ideology is Ideology.DEMOCRACY:
-            gain_flag(game, power, "Status Quo ends")
+    game.then(
+        *(
+            flag_step(power, "Status Quo ends")
+            for power, line in state.powers.items()
+            if line.active and module.powers[power].ideology is Ideology.DEMOCRACY
+        )
+    )

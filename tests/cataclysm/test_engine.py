@@ -1,0 +1,256 @@
+"""The sequence of play on the kernel: whole games, saves, hidden cup, and the rules' examples."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from grandstrategy.cataclysm.engine import CATACLYSM, CataclysmGame
+from grandstrategy.cataclysm.engine.invariants import problems
+from grandstrategy.cataclysm.module import load_module
+from grandstrategy.cataclysm.module.schema import Commitment, Stability
+from grandstrategy.cataclysm.state import new_state
+from grandstrategy.core.errors import IllegalActionError, NotationError
+from grandstrategy.core.replay import replay
+from grandstrategy.core.rng import Rng
+from grandstrategy.core.save import loads_save, save_game
+from grandstrategy.core.session import Match
+
+MODULE = load_module()
+
+
+def playout(seed: int, scenario: str, *, check: bool = True, limit: int = 100_000) -> Match:
+    """Play a whole game with uniformly random choices, checking invariants after every action."""
+    match = Match(CATACLYSM, seed=seed, options={"scenario": scenario})
+    chooser = Rng(seed + 1000)
+    steps = 0
+    while not match.is_terminal() and steps < limit:
+        decision = match.decision()
+        assert decision is not None
+        match.play(decision.seat, decision.legal[chooser.below(len(decision.legal))])
+        steps += 1
+        if check:
+            broken = problems(match.state)  # type: ignore[arg-type]
+            assert not broken, f"seed {seed} {scenario} step {steps}: {broken}"
+    return match
+
+
+@pytest.mark.parametrize("scenario", ["campaign-1933", "europe-1939"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_games_reach_the_end_with_every_invariant_holding(seed: int, scenario: str) -> None:
+    match = playout(seed, scenario)
+    game = match.state
+    assert isinstance(game, CataclysmGame)
+    result = game.state.result
+    assert result is not None and result["winner"] in ("democracy", "fascism", "communism")
+    assert game.state.turn >= MODULE.scenarios[scenario].end or "surrender" in result["how"]
+    for seat, value in match.returns().items():
+        assert value == (1.0 if MODULE.powers[seat].ideology.value == result["winner"] else -1.0)
+
+
+def test_same_seed_same_game() -> None:
+    first, second = playout(5, "europe-1939", check=False), playout(5, "europe-1939", check=False)
+    assert first.state_hash() == second.state_hash()
+    assert [str(entry) for entry in first.log] == [str(entry) for entry in second.log]
+    assert playout(6, "europe-1939", check=False).state_hash() != first.state_hash()
+
+
+def test_save_load_replay_round_trip() -> None:
+    match = Match(CATACLYSM, seed=11, options={"scenario": "campaign-1933"})
+    chooser = Rng(3)
+    for _ in range(150):
+        decision = match.decision()
+        assert decision is not None
+        match.play(decision.seat, decision.legal[chooser.below(len(decision.legal))])
+    text = save_game(match, snapshot=True).dumps()
+    loaded = loads_save(text)
+    assert loaded.dumps() == text
+    again = replay(loaded)
+    assert again.state_hash() == match.state_hash()
+    assert save_game(again, snapshot=True).dumps() == text
+
+
+def test_views_never_show_the_cup() -> None:
+    match = Match(CATACLYSM, seed=4, options={"scenario": "campaign-1933"})
+    chooser = Rng(9)
+    for _ in range(200):
+        for seat in (*match.state.seats(), None):
+            shown = json.loads(json.dumps(match.view(seat)))
+            game = match.state
+            assert isinstance(game, CataclysmGame)
+            assert shown["state"]["state"]["cup"] == {"counters": len(game.state.cup)}
+            assert "outcomes" not in json.dumps(shown)
+        decision = match.decision()
+        assert decision is not None
+        match.play(decision.seat, decision.legal[chooser.below(len(decision.legal))])
+
+
+def test_illegal_choices_are_refused_and_change_nothing() -> None:
+    match = Match(CATACLYSM, seed=2, options={"scenario": "europe-1939"})
+    decision = match.decision()
+    assert decision is not None
+    before = match.state_hash()
+    other = next(seat for seat in match.state.seats() if seat != decision.seat)
+    with pytest.raises(IllegalActionError, match="turn"):
+        match.play(other, f"{other}: reject")
+    with pytest.raises(IllegalActionError, match="not legal"):
+        match.play(decision.seat, f"{decision.seat}: conquer the world")
+    with pytest.raises(NotationError, match="power: option"):
+        match.play(decision.seat, "reject")
+    assert match.state_hash() == before
+
+
+def test_unknown_scenario_option_is_refused() -> None:
+    with pytest.raises(Exception, match="unknown scenario"):
+        Match(CATACLYSM, seed=1, options={"scenario": "1812"})
+    with pytest.raises(Exception, match="unknown option"):
+        Match(CATACLYSM, seed=1, options={"speed": 2})
+
+
+def bare_game(scenario: str = "europe-1939") -> CataclysmGame:
+    """A game at the start of a scenario, with no step pending: tests push their own."""
+    return CataclysmGame(MODULE, new_state(MODULE, scenario))
+
+
+def choose(game: CataclysmGame, power: str, option: str) -> None:
+    assert game.pending is not None and game.pending["type"] == "decide", game.pending
+    assert game.pending["power"] == power, game.pending
+    assert option in game.pending["options"], game.pending["options"]
+    game.apply(game.legal_actions()[game.pending["options"].index(option)])
+
+
+def roll(game: CataclysmGame, *faces: int) -> None:
+    for face in faces:
+        assert game.pending is not None and game.pending["type"] == "chance", game.pending
+        game.apply_chance(str(face))
+
+
+def test_sudden_death_example_lr_l831() -> None:
+    game = bare_game()
+    state = game.state
+    state.powers["france"].commitment = Commitment.REARMAMENT
+    state.powers["united-kingdom"].commitment = Commitment.MOBILIZATION
+    state.powers["germany"].commitment = Commitment.MOBILIZATION
+    state.cup = [
+        "flag:france",
+        "flag:united-kingdom",
+        "offensive:united-kingdom",
+        "flag:germany",
+        "offensive:germany",
+        "offensive:germany",
+    ]
+    state.sudden_death = True
+    game.push("crisis-drawn")
+    game.run()
+    assert "crisis" in state.cup and state.phase == "action"  # Germany's 3 counters keep the turn going
+    state.cup = [
+        "flag:france",
+        "flag:united-kingdom",
+        "offensive:united-kingdom",
+        "flag:germany",
+        "offensive:germany",
+    ]
+    game.pending = None
+    game.stack = [{"do": "crisis-drawn"}]
+    game.run()
+    assert state.phase in ("end", "administration")  # nobody has enough: the action phase ends
+
+
+def test_interrupt_priority_example_lr_l761() -> None:
+    game = bare_game()
+    state = game.state
+    state.powers["italy"].reserve = "flag:italy"
+    state.powers["united-kingdom"].reserve = "flag:united-kingdom"
+    state.powers["germany"].reserve = None
+    for power in ("france", "soviet-union", "united-states"):
+        state.powers[power].reserve = None
+    state.powers["soviet-union"].stability = Stability.WAVERING
+    game.push("action-window")
+    game.run()
+    choose(game, "united-kingdom", "pass")  # the UK (effectiveness 2) is asked first, and waits
+    choose(game, "italy", "interrupt")  # Italy (effectiveness 1) commits ...
+    choose(game, "united-kingdom", "interrupt")  # ... and the UK may still go first
+    assert state.powers["united-kingdom"].reserve is None and state.powers["italy"].reserve == "flag:italy"
+    assert game.pending is not None and game.pending["prompt"] == "political action"
+
+
+def test_no_interrupt_by_the_ideology_that_just_acted_lr_3_5() -> None:
+    game = bare_game()
+    for line in game.state.powers.values():
+        line.reserve = None
+    game.state.powers["italy"].reserve = "flag:italy"
+    game.state.last_ideology = "fascism"
+    game.push("action-window")
+    game.run()
+    assert game.pending is not None and game.pending["type"] == "chance"  # straight to the draw
+
+
+def test_administration_phase_example_lr_4_9() -> None:
+    game = bare_game()
+    state = game.state
+    state.turn = 1941
+    state.phase = "administration"
+    state.markers.append("night-of-the-long-knives")
+    state.wars = [(["france", "united-kingdom"], ["germany"])]
+    state.cubes.update({"benelux": {"germany": 1}, "sweden": {"germany": 1}})
+    state.used_limited.append("Ruhr")
+    germany = state.powers["germany"]
+    germany.commitment = Commitment.MOBILIZATION
+    germany.force_pool = {"army": 2, "air": 1, "upgrade:army": 1}
+    germany.reserve = None
+    game.then(
+        {"do": "gain-admin-flags", "power": "germany"},
+        {"do": "produce", "power": "germany"},
+        {"do": "final-disposition", "power": "germany"},
+    )
+    game.run()
+    assert germany.holding_box.count("flag:germany") == 2  # Night of the Long Knives: two flags
+    assert game.pending is not None and "of your 4 resources" in game.pending["prompt"]
+    choose(game, "germany", "offensives 2")
+    assert "4 build(s)" in game.pending["prompt"]
+    choose(game, "germany", "build infantry-army")
+    choose(game, "germany", "build tactical-air")
+    choose(game, "germany", "build upgrade:army")
+    assert sorted(germany.holding_box) == sorted(
+        ["flag:germany"] * 2
+        + ["offensive:germany"] * 5
+        + ["unit:germany:infantry-army", "unit:germany:tactical-air", "upgrade:germany:army"]
+    )
+    choose(game, "germany", "keep upgrade:germany:army")
+    assert germany.reserve == "upgrade:germany:army"
+    assert germany.holding_box == [] and state.cup.count("offensive:germany") >= 5
+
+
+def test_french_surrender_example_lr_l1252_1258() -> None:
+    game = bare_game("campaign-1933")
+    state = game.state
+    for area in ("poland", "czechoslovakia", "rumania", "yugoslavia"):
+        del state.cubes[area]
+    state.cubes["paris"] = {"germany": 2}
+    state.cubes["lorraine"] = {"germany": 1}
+    state.alliances["democracy"] = ["france", "united-kingdom"]
+    state.wars = [(["france", "united-kingdom"], ["germany"])]
+    state.units = [u for u in state.units if u.power != "france"]
+    game.push("collapse", power="france")
+    game.run()
+    assert game.pending is not None and "threshold 4" in game.pending["label"]
+    roll(game, 3)  # 3 <= 4: France surrenders
+    assert not state.powers["france"].active
+    assert state.cubes["brittany"] == {"neutral": 1} and state.cubes["provence"] == {"neutral": 1}
+    assert state.surrenders == ["fascism"]
+    assert not any(c.split(":")[1:2] == ["france"] for c in state.cup)
+    choose(game, "germany", "reserve")  # Germany's flag for the enemy's surrender
+    assert state.powers["germany"].reserve == "flag:germany"
+    assert game.pending is not None and "stability test" in game.pending["label"]  # the UK tests
+
+
+def _games() -> Iterator[str]:
+    yield from ("campaign-1933", "europe-1939")
+
+
+def test_every_power_is_a_seat() -> None:
+    for scenario in _games():
+        game = CATACLYSM.new_state({"scenario": scenario})
+        assert set(game.seats()) == set(MODULE.scenarios[scenario].powers)
