@@ -82,7 +82,7 @@ def _stability_test(game: CataclysmGame, current: Step) -> None:
     power = current["power"]
     if not game.state.powers[power].active:
         return
-    extra = 1 if power == "soviet-union" and "za-rodinu" in game.state.markers else 0  # LR 12.3.1
+    extra = 1 if power == "soviet-union" else 0  # Za Rodinu!: one more die (LR 12.3.1)
     effectiveness_check(
         game,
         power,

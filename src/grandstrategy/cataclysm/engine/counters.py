@@ -166,6 +166,8 @@ def _military_action(game: CataclysmGame, current: Step) -> None:
     if left <= 0:
         return
     options = ["forfeit"]
+    if power == "germany" and "rhineland" in game.state.markers:
+        options.append("remilitarize rhineland")  # LR 12.1.1: by a military action too
     if belligerent(game.state, power):
         line = game.state.powers[power]
         for key in sorted(line.force_pool):
@@ -191,6 +193,12 @@ def _military_action_answer(game: CataclysmGame, current: Step) -> None:
     power, left, choice = current["power"], current["left"], current["choice"]
     if choice == "forfeit":
         game.note(f"{power} forfeits {left} military action(s)")
+        return
+    if choice == "remilitarize rhineland":
+        from grandstrategy.cataclysm.engine.special import flip_rhineland
+
+        game.push("military-action", power=power, left=left - 1)
+        flip_rhineland(game)
         return
     item = choice.removeprefix("build ")
     cost, next_turn = build_cost(game.module, power, item)

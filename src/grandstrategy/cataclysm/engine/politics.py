@@ -5,6 +5,7 @@ Alliance, declaration of war and the power-specific actions come later (docs/rul
 
 from __future__ import annotations
 
+from grandstrategy.cataclysm.engine import special
 from grandstrategy.cataclysm.engine.common import (
     HOME_FRONT_MODIFIER,
     counters_in_play,
@@ -59,6 +60,7 @@ def political_options(game: CataclysmGame, power: str) -> list[str]:
         if belligerent(state, power) or belligerent(state, other):
             options.append(f"pressure {other}")
     options.append("maneuvers")
+    options += special.special_options(game, power)
     for area_id in sorted(interests(module, state, power)):
         area = module.area(area_id)
         if area.type is AreaType.SEA or area.remote or not is_country(module, state, area_id):
@@ -92,12 +94,13 @@ def _political_action(game: CataclysmGame, current: Step) -> None:
         game.note(f"{power} escalates: automatic while belligerent (LR 6.4)")
         game.push("political-result", power=power, action="escalation", target="", success=True, dice=[])
         return
-    modifier = failed_action_bonus(state, power, verb)
+    box = "special" if verb in special.SPECIAL_ACTIONS else verb
+    modifier = failed_action_bonus(state, power, box)
     if verb == "propaganda":
         modifier += HOME_FRONT_MODIFIER[state.powers[power].commitment]
     if verb == "diplomacy":
         modifier += diplomacy_modifier(game.module, state, power, target)
-    extra = 1 if verb == "propaganda" and power == "soviet-union" and "za-rodinu" in state.markers else 0
+    extra = 1 if verb == "propaganda" and power == "soviet-union" else 0  # Za Rodinu! (LR 12.3.1)
     effectiveness_check(
         game,
         power,
@@ -119,7 +122,8 @@ def _political_result(game: CataclysmGame, current: Step) -> None:
         current["target"],
         current["success"],
     )
-    record_result(game.state, power, action, success=success, place_cube=action != "diplomacy")
+    box = "special" if action in special.SPECIAL_ACTIONS else action
+    record_result(game.state, power, box, success=success, place_cube=action != "diplomacy")
     if not success:
         return
     state = game.state
@@ -135,6 +139,8 @@ def _political_result(game: CataclysmGame, current: Step) -> None:
         change_control(game, target, power)
     elif action == "escalation":
         escalate(game, power)
+    elif action in special.SPECIAL_ACTIONS:
+        special.resolve(game, power, action)
 
 
 def escalate(game: CataclysmGame, power: str) -> None:

@@ -18,6 +18,7 @@ from grandstrategy.cataclysm.module.schema import (
     ResourceKind,
 )
 from grandstrategy.cataclysm.module.world import area_controller, score
+from grandstrategy.cataclysm.rules.special import denied_areas
 from grandstrategy.cataclysm.state import CataclysmState
 
 
@@ -116,7 +117,7 @@ def production_sites(module: Module, state: CataclysmState, power: str) -> list[
     for area in module.areas.values():
         if area.owner != power or area.status is not AreaStatus.HOME or area.map.value not in state.maps:
             continue
-        if controller(module, state, area.id) != power:
+        if controller(module, state, area.id) != power or area.id in denied_areas(state, power):
             continue
         for resource in area.resources:
             industrial = resource.kind is ResourceKind.INDUSTRIAL and not resource.limited

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from grandstrategy.cataclysm.module import Module
 from grandstrategy.cataclysm.module.schema import AreaStatus, Ideology, Resource, ResourceKind
 from grandstrategy.cataclysm.rules.control import belligerent, controller, ideology, production_sites
+from grandstrategy.cataclysm.rules.special import denied_areas
 from grandstrategy.cataclysm.rules.supply import trace_loc
 from grandstrategy.cataclysm.state import CataclysmState
 
@@ -42,11 +43,14 @@ def collectable(module: Module, state: CataclysmState, power: str) -> list[Colle
     yield nothing; while Status Quo is in force a Democracy collects only in home areas.
     """
     sites = set(production_sites(module, state, power))
+    denied = denied_areas(state, power)
     status_quo = "status-quo" in state.markers and ideology(module, power) is Ideology.DEMOCRACY
     found: list[Collected] = []
     for area_id in module.in_play_ids(state.maps):
         area = module.area(area_id)
         if not area.resources or area_id in state.damaged or controller(module, state, area_id) != power:
+            continue
+        if area_id in denied:
             continue
         if status_quo and not (area.owner == power and area.status is AreaStatus.HOME):
             continue

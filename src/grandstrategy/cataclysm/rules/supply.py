@@ -20,6 +20,7 @@ from grandstrategy.cataclysm.rules.control import (
     friendly_powers,
     production_sites,
 )
+from grandstrategy.cataclysm.rules.special import delay_box_ignored, ignores_restricted
 from grandstrategy.cataclysm.state import CataclysmState
 
 _BLOCKING_AT_SEA = {"surface-fleet", "carrier-fleet", "submarine-pack", "strategic-air"}
@@ -104,9 +105,11 @@ def trace_loc(
 
     def passable(area_id: str) -> bool:
         area = module.area(area_id)
-        if area.delay_box:
+        if area.delay_box and not delay_box_ignored(state, area_id):
             return False
-        return not (area.type is AreaType.LAND and area.restricted and area_id not in logistics)
+        if area.type is not AreaType.LAND or not area.restricted or area_id in logistics:
+            return True
+        return ignores_restricted(module, state, power, area_id)
 
     seen = set(starts)
     queue = deque(starts)

@@ -1,0 +1,100 @@
+"""Special power rules (LR 12) through the rules functions and the engine."""
+
+from __future__ import annotations
+
+from grandstrategy.cataclysm.engine import CataclysmGame
+from grandstrategy.cataclysm.engine.politics import political_options
+from grandstrategy.cataclysm.module import load_module
+from grandstrategy.cataclysm.rules.control import production_sites, victory_points
+from grandstrategy.cataclysm.rules.economy import collectable
+from grandstrategy.cataclysm.rules.politics import effectiveness
+from grandstrategy.cataclysm.rules.special import TSR_IN_PLAY
+from grandstrategy.cataclysm.rules.supply import trace_loc
+from grandstrategy.cataclysm.state import new_state
+
+MODULE = load_module()
+
+
+def game(scenario: str = "campaign-1933") -> CataclysmGame:
+    return CataclysmGame(MODULE, new_state(MODULE, scenario))
+
+
+def succeed(g: CataclysmGame, power: str, action: str) -> None:
+    """Resolve a political action as if its check succeeded."""
+    g.push("political-result", power=power, action=action, target="", success=True, dice=[6])
+    g.run()
+
+
+def test_rhineland_denies_the_ruhr_until_remilitarized_lr_12_1_1() -> None:
+    g = game()
+    assert production_sites(MODULE, g.state, "germany") == ["berlin"]
+    assert "ruhr" not in {c.area for c in collectable(MODULE, g.state, "germany")}
+    assert "rhineland" in political_options(g, "germany")
+    succeed(g, "germany", "rhineland")
+    assert "rhineland" not in g.state.markers
+    assert sorted(production_sites(MODULE, g.state, "germany")) == ["berlin", "ruhr"]
+    ruhr = [c for c in collectable(MODULE, g.state, "germany") if c.area == "ruhr"]
+    assert sorted(str(c.limited_marker) for c in ruhr) == ["None", "Ruhr"]
+    assert g.pending is not None and g.pending["power"] == "france"  # France is provoked
+
+
+def test_abyssinian_adventure_lr_12_1_2() -> None:
+    g = game()
+    before = victory_points(MODULE, g.state, "italy")
+    succeed(g, "italy", "abyssinian-adventure")
+    assert g.state.cubes["rome"] == {"italy": 1}
+    assert victory_points(MODULE, g.state, "italy") == before + 1
+    assert "Rome" in {c.limited_marker for c in collectable(MODULE, g.state, "italy")}
+    assert g.pending is not None and g.pending["power"] in ("france", "united-kingdom")
+
+
+def test_general_winter_and_the_railroad_lr_12_3_1() -> None:
+    g = game()
+    state = g.state
+    assert trace_loc(
+        MODULE, state, "soviet-union", "byelorussia", sources=["moscow"]
+    )  # through restricted Smolensk
+    assert not trace_loc(MODULE, state, "soviet-union", "irkutsk")  # cut off until the railroad
+    state.markers.append(TSR_IN_PLAY)
+    assert trace_loc(MODULE, state, "soviet-union", "irkutsk")
+
+
+def test_za_rodinu_adds_a_die_to_soviet_stability_tests_lr_12_3_1() -> None:
+    g = game()
+    g.push("stability-test", power="soviet-union", reason="test", modifier=0)
+    g.run()
+    dice = 0
+    while g.pending is not None and g.pending["type"] == "chance":
+        dice += 1
+        g.apply_chance("6")
+    assert dice == effectiveness(MODULE, g.state, "soviet-union") + 1
+
+
+def test_us_special_actions_lr_12_2_2() -> None:
+    g = game()
+    options = political_options(g, "united-states")
+    assert "end-us-japan-trade" in options and "lend-lease" not in options  # no war yet
+    succeed(g, "united-states", "end-us-japan-trade")
+    assert "us-japan-trade" not in g.state.markers
+    assert g.pending is not None and g.pending["power"] == "japan"
+
+
+def test_night_of_the_long_knives_two_flags_lr_12_1_1() -> None:
+    g = game()
+    g.state.phase = "administration"
+    flags = g.state.powers["germany"].available_flags
+    g.push("gain-admin-flags", power="germany")
+    g.run()
+    assert g.state.powers["germany"].holding_box == ["flag:germany", "flag:germany"]
+    assert g.state.powers["germany"].available_flags == flags - 2
+
+
+def test_status_quo_flags_lr_12_2() -> None:
+    g = game()
+    g.state.phase = "administration"
+    g.push("gain-admin-flags", power="united-states")
+    g.run()
+    assert g.pending is None and g.state.powers["united-states"].holding_box == []  # the US gets none
+    g.push("gain-admin-flags", power="france")
+    g.run()
+    assert g.pending is not None and g.pending["options"] == ["decline", "take"]
