@@ -254,3 +254,77 @@ def test_every_power_is_a_seat() -> None:
     for scenario in _games():
         game = CATACLYSM.new_state({"scenario": scenario})
         assert set(game.seats()) == set(MODULE.scenarios[scenario].powers)
+
+
+def test_france_and_uk_alliance_example_lr_l1361_l1365() -> None:
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.alliances = {}
+    state.powers["united-kingdom"].reserve = "flag:united-kingdom"
+    game.push("play-counter", counter="flag:france", source="cup")
+    game.run()
+    choose(game, "france", "alliance united-kingdom")
+    choose(game, "united-kingdom", "agree")
+    assert game.pending is not None and game.pending["label"].startswith(
+        "france alliance"
+    )  # France's one die
+    roll(game, 6)
+    assert state.alliances["democracy"] == ["france", "united-kingdom"]
+    assert state.powers["united-kingdom"].reserve is None  # its reserved flag was played too
+    provoked = []
+    while game.pending is not None and game.pending["type"] == "decide":
+        provoked.append(game.pending["power"])
+        choose(game, game.pending["power"], "cup")
+    assert sorted(provoked) == ["germany", "italy"]  # one flag each, not two
+
+
+def test_failed_alliance_places_a_cube_for_each_power_lr_5_4() -> None:
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.alliances = {}
+    state.powers["united-kingdom"].reserve = "flag:united-kingdom"
+    game.push("play-counter", counter="flag:france", source="cup")
+    game.run()
+    choose(game, "france", "alliance united-kingdom")
+    choose(game, "united-kingdom", "agree")
+    roll(game, 2)
+    assert state.powers["france"].failed_actions == {"alliance": 1}
+    assert state.powers["united-kingdom"].failed_actions == {"alliance": 1}
+
+
+def test_italian_diplomacy_in_yugoslavia_lr_l1451() -> None:
+    game = bare_game("campaign-1933")
+    del game.state.cubes["yugoslavia"]
+    game.state.powers["italy"].reserve = None
+    game.push("play-counter", counter="flag:italy", source="cup")
+    game.run()
+    choose(game, "italy", "diplomacy yugoslavia")
+    roll(game, 5)  # 5 - 1 resistance = 4: Yugoslavia resists
+    assert "yugoslavia" not in game.state.cubes
+    assert "italy diplomacy yugoslavia: rolls 5-1, failure" in game.state.log[-1]
+    assert game.state.powers["italy"].failed_actions == {}  # no cube for failed diplomacy
+
+
+def test_crisis_reroll_only_when_nothing_can_change_lr_l809() -> None:
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.war_status = state.war_status.__class__("limited")
+    state.powers["france"].reserve = None
+    game.push("crisis-roll", reroll=True)
+    game.run()
+    roll(game, 4, 3)  # Wartime 4-3 Labor Strikes with no French reserve: roll again
+    assert "roll again" in state.log[-1]
+    assert game.pending is not None and game.pending["label"] == "crisis"
+    roll(game, 4, 3)  # only one reroll: this time it stands (and changes nothing)
+    assert "roll again" not in state.log[-1]
+    peace = bare_game("campaign-1933")
+    peace.push("crisis-roll", reroll=True)
+    peace.run()
+    roll(peace, 6, 4)  # Scandinavian League: nobody holds those countries, so nothing can change
+    assert "roll again" in peace.state.log[-1]
+    peace2 = bare_game("campaign-1933")
+    peace2.push("crisis-roll", reroll=True)
+    peace2.run()
+    roll(peace2, 6, 2)  # Little Entente: France holds all three; its checks may fail, so it stands
+    assert any("hold czechoslovakia" in line or "Little Entente" in line for line in peace2.state.log)
+    assert "roll again" not in " ".join(peace2.state.log)

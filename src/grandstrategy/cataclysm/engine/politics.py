@@ -5,7 +5,7 @@ Alliance, declaration of war and the power-specific actions come later (docs/rul
 
 from __future__ import annotations
 
-from grandstrategy.cataclysm.engine import special
+from grandstrategy.cataclysm.engine import alliance, special
 from grandstrategy.cataclysm.engine.common import (
     HOME_FRONT_MODIFIER,
     counters_in_play,
@@ -61,6 +61,7 @@ def political_options(game: CataclysmGame, power: str) -> list[str]:
             options.append(f"pressure {other}")
     options.append("maneuvers")
     options += special.special_options(game, power)
+    options += alliance.alliance_options(game, power)
     for area_id in sorted(interests(module, state, power)):
         area = module.area(area_id)
         if area.type is AreaType.SEA or area.remote or not is_country(module, state, area_id):
@@ -89,6 +90,13 @@ def _political_action(game: CataclysmGame, current: Step) -> None:
     state = game.state
     if verb == "forfeit":
         game.note(f"{power} forfeits its flag")
+        return
+    if verb == "alliance":
+        partners = target.split("+")
+        game.push("alliance-consent", power=power, partners=partners, waiting=partners)
+        return
+    if verb == "join-alliance":
+        alliance.join(game, power)
         return
     if verb == "escalation" and belligerent(state, power):
         game.note(f"{power} escalates: automatic while belligerent (LR 6.4)")

@@ -1,0 +1,152 @@
+"""Forming and joining alliances (LR 6.1, 6.1.1, 6.1.3, 12.2.2 Lend Lease).
+
+A power proposes an alliance to powers of its ideology that hold a flag in reserve; each partner
+agrees (spending that flag) or refuses, which ends the attempt (see docs/decisions.md). One check
+uses the lowest effectiveness among them. A belligerent bringing others in draws them into its
+wars, so every power must then be able to declare war (mobilization or more, LR 6.2).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from grandstrategy.cataclysm.engine.common import effectiveness_check, flag_step, return_to_card
+from grandstrategy.cataclysm.engine.game import CataclysmGame
+from grandstrategy.cataclysm.engine.machine import Step, step
+from grandstrategy.cataclysm.module.schema import Commitment
+from grandstrategy.cataclysm.rules.control import belligerent
+from grandstrategy.cataclysm.rules.politics import check_dice, provoked, record_result
+from grandstrategy.cataclysm.rules.special import LEND_LEASE_IN_PLAY
+from grandstrategy.cataclysm.rules.war import enemy_pairs, group_wars
+
+
+def _may_ally(game: CataclysmGame, power: str) -> bool:
+    line = game.state.powers[power]
+    if not line.active:
+        return False
+    return power != "united-states" or LEND_LEASE_IN_PLAY in game.state.markers  # LR 12.2.2
+
+
+def _war_ready(game: CataclysmGame, powers: list[str]) -> bool:
+    """A belligerent's new allies join its wars, so all must be able to go to war (LR 6.1.3, 6.2)."""
+    if not any(belligerent(game.state, p) for p in powers):
+        return True
+    ready = (Commitment.MOBILIZATION, Commitment.TOTAL_WAR)
+    return all(game.state.powers[p].commitment in ready or belligerent(game.state, p) for p in powers)
+
+
+def alliance_options(game: CataclysmGame, power: str) -> list[str]:
+    """``alliance <partner>[+<partner>]`` to form one, or ``join-alliance`` to join the existing one."""
+    state = game.state
+    ideology = game.module.powers[power].ideology.value
+    members = state.alliances.get(ideology, [])
+    if not _may_ally(game, power) or power in members:
+        return []
+    if len(members) >= 2:
+        return ["join-alliance"] if _war_ready(game, [power, *members]) else []
+    partners = [
+        p
+        for p, line in state.powers.items()
+        if p != power
+        and game.module.powers[p].ideology.value == ideology
+        and _may_ally(game, p)
+        and line.reserve == f"flag:{p}"
+    ]
+    options = []
+    for size in (1, 2):
+        for group in combinations(sorted(partners), size):
+            if _war_ready(game, [power, *group]):
+                options.append("alliance " + "+".join(group))
+    return options
+
+
+@step("alliance-consent")
+def _consent(game: CataclysmGame, current: Step) -> None:
+    waiting = current["waiting"]
+    if not waiting:
+        game.push("alliance-check", power=current["power"], partners=current["partners"])
+        return
+    partner = waiting[0]
+    game.ask(
+        partner,
+        f"{current['power']} proposes an alliance: spend your reserved flag to join?",
+        ["agree", "refuse"],
+        "alliance-consent-answer",
+        **{k: v for k, v in current.items() if k != "do"},
+    )
+
+
+@step("alliance-consent-answer")
+def _consent_answer(game: CataclysmGame, current: Step) -> None:
+    partner = current["waiting"][0]
+    if current["choice"] == "refuse":
+        game.note(f"{partner} refuses the alliance; {current['power']}'s flag is spent")
+        return
+    game.push(
+        "alliance-consent",
+        power=current["power"],
+        partners=current["partners"],
+        waiting=current["waiting"][1:],
+    )
+
+
+@step("alliance-check")
+def _alliance_check(game: CataclysmGame, current: Step) -> None:
+    power, partners = current["power"], current["partners"]
+    state = game.state
+    for partner in partners:  # the partners' reserved flags are played with the attempt
+        line = state.powers[partner]
+        assert line.reserve is not None
+        return_to_card(game, line.reserve)
+        line.reserve = None
+    everyone = [power, *partners]
+    dice = {p: check_dice(game.module, state, p) for p in everyone}
+    weakest = min(everyone, key=lambda p: (dice[p][0], -dice[p][1]))
+    bonus = min(state.powers[p].failed_actions.get("alliance", 0) for p in everyone)
+    effectiveness_check(
+        game,
+        weakest,
+        f"alliance of {' and '.join(everyone)}",
+        "alliance-result",
+        modifier=bonus,
+        members=everyone,
+        joining=False,
+    )
+
+
+@step("alliance-result")
+def _alliance_result(game: CataclysmGame, current: Step) -> None:
+    state, module = game.state, game.module
+    members, joining = current["members"], current["joining"]
+    deciders = members[-1:] if joining else members
+    for power in deciders:
+        record_result(state, power, "alliance", success=current["success"])
+    if not current["success"]:
+        return
+    ideology = module.powers[members[0]].ideology.value
+    alliance = sorted(set(state.alliances.get(ideology, [])) | set(members))
+    state.alliances[ideology] = alliance
+    game.note(f"alliance: {', '.join(alliance)}")
+    # new allies join each other's wars (LR 6.1.3)
+    pairs = enemy_pairs(state)
+    for power in alliance:
+        for enemy in {b if a in alliance else a for a, b in pairs if a in alliance or b in alliance}:
+            if module.powers[enemy].ideology is not module.powers[power].ideology:
+                pairs.append((power, enemy))
+    state.wars = group_wars(module, pairs)
+    game.then(
+        *(
+            flag_step(target, "provoked by an alliance")
+            for target in provoked(module, state, alliance, kind="alliance")
+        )
+    )
+
+
+def join(game: CataclysmGame, power: str) -> None:
+    """Attempt to join the ideology's alliance: the joiner alone checks (LR 6.1.1)."""
+    ideology = game.module.powers[power].ideology.value
+    members = [*game.state.alliances.get(ideology, []), power]
+    bonus = game.state.powers[power].failed_actions.get("alliance", 0)
+    effectiveness_check(
+        game, power, "join the alliance", "alliance-result", modifier=bonus, members=members, joining=True
+    )
