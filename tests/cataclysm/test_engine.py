@@ -328,3 +328,51 @@ def test_crisis_reroll_only_when_nothing_can_change_lr_l809() -> None:
     roll(peace2, 6, 2)  # Little Entente: France holds all three; its checks may fail, so it stands
     assert any("hold czechoslovakia" in line or "Little Entente" in line for line in peace2.state.log)
     assert "roll again" not in " ".join(peace2.state.log)
+
+
+def test_a_scenario_opens_with_the_action_phase_of_its_first_turn() -> None:
+    game = CATACLYSM.new_state({"scenario": "campaign-1933"})
+    assert isinstance(game, CataclysmGame)
+    assert game.state.phase == "action" and game.state.turn == 1933
+
+
+def test_same_ideology_ties_are_ordered_by_power_id() -> None:
+    from grandstrategy.cataclysm.engine.common import power_order
+
+    game = bare_game("campaign-1933")
+    game.state.powers["japan"].commitment = Commitment.REARMAMENT  # Japan 2 ... Germany 3
+    game.state.powers["germany"].effectiveness_reduced = True  # Germany 2: tied with Japan
+    order = power_order(game, decreasing=True)
+    assert order.index("germany") < order.index("japan")
+
+
+def test_a_partner_refusing_ends_the_alliance_attempt() -> None:
+    game = bare_game("campaign-1933")
+    game.state.alliances = {}
+    game.state.powers["united-kingdom"].reserve = "flag:united-kingdom"
+    game.push("play-counter", counter="flag:france", source="cup")
+    game.run()
+    choose(game, "france", "alliance united-kingdom")
+    choose(game, "united-kingdom", "refuse")
+    assert game.state.alliances == {} and game.pending is None
+    assert game.state.powers["united-kingdom"].reserve == "flag:united-kingdom"  # it keeps its flag
+
+
+def test_economic_setback_returns_the_next_playable_counter_lr_l2971() -> None:
+    game = bare_game("campaign-1933")
+    game.state.economic_setback = True
+    flags = game.state.powers["italy"].available_flags
+    game.state.cup = ["flag:italy", "crisis"]
+    game.stack = [{"do": "drawn", "outcome": "flag:italy"}]
+    game.run()
+    assert game.state.powers["italy"].available_flags == flags + 1 and not game.state.economic_setback
+
+
+def test_a_lone_offensive_at_civilian_cannot_be_played_lr_4_1() -> None:
+    from grandstrategy.cataclysm.engine.counters import playable
+
+    game = bare_game("campaign-1933")
+    game.state.powers["france"].reserve = None
+    assert not playable(game, "france", "offensive:france")
+    game.state.powers["france"].reserve = "offensive:france"
+    assert playable(game, "france", "offensive:france")  # drawn, with the reserved one: one action
