@@ -151,7 +151,12 @@ def naval_unit_without_base(root: Path) -> None:
     edit(root / "scenarios" / "campaign-1933.yaml", change)
 
 
+def posture_missing(root: Path) -> None:
+    edit(root / "scenarios" / "europe-1939.yaml", lambda d: d.pop("postures"))
+
+
 CASES: list[tuple[Mutation, str, list[str]]] = [
+    (posture_missing, "europe-1939.yaml", ["postures", "soviet-union", "needs its posture"]),
     (unknown_area_in_connection, "europe.yaml", ["connections[0]", "unknown area 'atlantis'"]),
     (coastal_without_sea, "europe.yaml", ["(austria)", "coastal", "no adjacent sea area"]),
     (capital_missing, "powers.yaml", ["(france)", "no capital"]),

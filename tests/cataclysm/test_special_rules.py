@@ -98,3 +98,41 @@ def test_status_quo_flags_lr_12_2() -> None:
     g.push("gain-admin-flags", power="france")
     g.run()
     assert g.pending is not None and g.pending["options"] == ["decline", "take"]
+
+
+def test_communist_posture_penalties_lr_12_3() -> None:
+    from grandstrategy.cataclysm.engine.counters import playable
+    from grandstrategy.cataclysm.engine.posture import posture_penalty
+
+    g = game()
+    line = g.state.powers["soviet-union"]
+    assert line.posture == "military-reforms"  # the campaign's reconstructed opening posture
+    assert posture_penalty(g, "soviet-union", "propaganda") == -1
+    assert posture_penalty(g, "soviet-union", "diplomacy") == -1
+    line.posture = "political-purges"
+    assert posture_penalty(g, "soviet-union", "propaganda") == 0
+    assert posture_penalty(g, "soviet-union", "diplomacy") == -1
+    line.posture = "collective-security"
+    assert posture_penalty(g, "soviet-union", "diplomacy") == 0
+    assert posture_penalty(g, "soviet-union", "escalation") == -1
+    line.commitment = line.commitment.__class__("rearmament")
+    assert not playable(
+        g, "soviet-union", "offensive:soviet-union"
+    )  # offensives must be rejected or reserved
+
+
+def test_posture_change_needs_no_check_and_happens_once_a_turn_lr_12_3() -> None:
+    g = game()
+    assert "posture political-purges" in political_options(g, "soviet-union")
+    g.push("political-action", power="soviet-union", choice="posture political-purges")
+    g.run()
+    assert g.pending is None and g.state.powers["soviet-union"].posture == "political-purges"
+    assert not any(option.startswith("posture") for option in political_options(g, "soviet-union"))
+
+
+def test_military_reforms_flag_costs_a_stability_test_lr_12_3() -> None:
+    g = game()
+    g.state.phase = "administration"
+    g.push("gain-admin-flags", power="soviet-union")
+    g.run()
+    assert g.pending is not None and g.pending["prompt"].startswith("Military Reforms")

@@ -47,6 +47,8 @@ class PowerState:
     force_pool: dict[str, int] = field(default_factory=dict)
     holding_box: list[str] = field(default_factory=list)
     failed_actions: dict[str, int] = field(default_factory=dict)
+    posture: str | None = None
+    posture_changed: bool = False
 
 
 @dataclass
@@ -172,6 +174,7 @@ def new_state(module: Module, scenario_id: str) -> CataclysmState:
             available_flags=mix.flags - flags,
             available_offensives=mix.offensives - offensives,
             force_pool=force_pool,
+            posture=scenario.postures[power_id].value if power_id in scenario.postures else None,
         )
     cup += ["crisis"] * scenario.crisis_markers
     if scenario.civil_war_resolution:

@@ -13,6 +13,7 @@ from itertools import combinations
 from grandstrategy.cataclysm.engine.common import effectiveness_check, flag_step, return_to_card
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
+from grandstrategy.cataclysm.engine.posture import posture_penalty
 from grandstrategy.cataclysm.module.schema import Commitment
 from grandstrategy.cataclysm.rules.control import belligerent
 from grandstrategy.cataclysm.rules.politics import check_dice, provoked, record_result
@@ -103,6 +104,7 @@ def _alliance_check(game: CataclysmGame, current: Step) -> None:
     dice = {p: check_dice(game.module, state, p) for p in everyone}
     weakest = min(everyone, key=lambda p: (dice[p][0], -dice[p][1]))
     bonus = min(state.powers[p].failed_actions.get("alliance", 0) for p in everyone)
+    bonus += posture_penalty(game, weakest, "alliance")
     effectiveness_check(
         game,
         weakest,
@@ -146,7 +148,9 @@ def join(game: CataclysmGame, power: str) -> None:
     """Attempt to join the ideology's alliance: the joiner alone checks (LR 6.1.1)."""
     ideology = game.module.powers[power].ideology.value
     members = [*game.state.alliances.get(ideology, []), power]
-    bonus = game.state.powers[power].failed_actions.get("alliance", 0)
+    bonus = game.state.powers[power].failed_actions.get("alliance", 0) + posture_penalty(
+        game, power, "alliance"
+    )
     effectiveness_check(
         game, power, "join the alliance", "alliance-result", modifier=bonus, members=members, joining=True
     )

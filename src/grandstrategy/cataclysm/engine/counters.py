@@ -21,6 +21,8 @@ def playable(game: CataclysmGame, power: str, counter: str, *, from_reserve: boo
     if kind == "flag":
         return bool(politics.political_options(game, power))
     if kind == "offensive":
+        if line.posture == "collective-security":
+            return False  # LR 12.3: offensives must be rejected or reserved
         if line.commitment is Commitment.CIVILIAN:
             # two offensives together, one drawn and one from reserve, give one action (LR 4.1)
             return (

@@ -15,6 +15,7 @@ from grandstrategy.cataclysm.engine.common import (
 from grandstrategy.cataclysm.engine.control import change_control, check_status_quo
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
+from grandstrategy.cataclysm.engine.posture import change_posture, posture_options, posture_penalty
 from grandstrategy.cataclysm.module.schema import (
     AreaType,
     Commitment,
@@ -61,6 +62,7 @@ def political_options(game: CataclysmGame, power: str) -> list[str]:
             options.append(f"pressure {other}")
     options.append("maneuvers")
     options += special.special_options(game, power)
+    options += posture_options(game, power)
     options += alliance.alliance_options(game, power)
     for area_id in sorted(interests(module, state, power)):
         area = module.area(area_id)
@@ -91,6 +93,9 @@ def _political_action(game: CataclysmGame, current: Step) -> None:
     if verb == "forfeit":
         game.note(f"{power} forfeits its flag")
         return
+    if verb == "posture":  # no check needed (LR 5.0, 12.3)
+        change_posture(game, power, target)
+        return
     if verb == "alliance":
         partners = target.split("+")
         game.push("alliance-consent", power=power, partners=partners, waiting=partners)
@@ -103,7 +108,7 @@ def _political_action(game: CataclysmGame, current: Step) -> None:
         game.push("political-result", power=power, action="escalation", target="", success=True, dice=[])
         return
     box = "special" if verb in special.SPECIAL_ACTIONS else verb
-    modifier = failed_action_bonus(state, power, box)
+    modifier = failed_action_bonus(state, power, box) + posture_penalty(game, power, verb)
     if verb == "propaganda":
         modifier += HOME_FRONT_MODIFIER[state.powers[power].commitment]
     if verb == "diplomacy":

@@ -50,6 +50,14 @@ def _gain_admin_flags(game: CataclysmGame, current: Step) -> None:
     state = game.state
     if power == "germany" and "night-of-the-long-knives" in state.markers:
         _take_flags(game, power, 2)
+    elif state.powers[power].posture == "military-reforms":  # LR 12.3
+        game.ask(
+            power,
+            "Military Reforms: take your flag at the cost of a stability test?",
+            ["decline", "take"],
+            "flag-at-a-cost",
+            power=power,
+        )
     elif "status-quo" in state.markers and game.module.powers[power].ideology is Ideology.DEMOCRACY:
         if power == "united-states":
             return
@@ -57,18 +65,18 @@ def _gain_admin_flags(game: CataclysmGame, current: Step) -> None:
             power,
             "Status Quo: take your flag at the cost of a stability test?",
             ["decline", "take"],
-            "status-quo-flag",
+            "flag-at-a-cost",
             power=power,
         )
     else:
         _take_flags(game, power, 1)
 
 
-@step("status-quo-flag")
-def _status_quo_flag(game: CataclysmGame, current: Step) -> None:
+@step("flag-at-a-cost")
+def _flag_at_a_cost(game: CataclysmGame, current: Step) -> None:
     if current["choice"] == "take":
         _take_flags(game, current["power"], 1)
-        stability_test(game, current["power"], "Status Quo flag")
+        stability_test(game, current["power"], "flag taken at a cost")
 
 
 @step("produce")

@@ -19,6 +19,7 @@ from grandstrategy.cataclysm.engine.common import (
 )
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
+from grandstrategy.cataclysm.engine.posture import change_posture, posture_options
 from grandstrategy.cataclysm.module.schema import Commitment, Ideology
 from grandstrategy.cataclysm.rules.arithmetic import sudden_death_continues
 from grandstrategy.cataclysm.rules.control import ideology_scores, winner
@@ -213,8 +214,28 @@ def _home_front(game: CataclysmGame, current: Step) -> None:
     line = game.state.powers[power]
     if not line.active:
         return
+    if line.posture is not None and not line.posture_changed:  # after the test, a posture change (LR 12.3)
+        game.push("home-front-posture", power=power)
     if line.commitment is not Commitment.CIVILIAN:
         stability_test(game, power, "home front", modifier=HOME_FRONT_MODIFIER[line.commitment])
+
+
+@step("home-front-posture")
+def _home_front_posture(game: CataclysmGame, current: Step) -> None:
+    power = current["power"]
+    if not game.state.powers[power].active:
+        return
+    options = posture_options(game, power)
+    if options:
+        game.ask(
+            power, "home front: change posture?", ["keep", *options], "home-front-posture-answer", power=power
+        )
+
+
+@step("home-front-posture-answer")
+def _home_front_posture_answer(game: CataclysmGame, current: Step) -> None:
+    if current["choice"] != "keep":
+        change_posture(game, current["power"], current["choice"].removeprefix("posture "))
 
 
 @step("end-phase")
@@ -252,6 +273,7 @@ def _end_phase_finish(game: CataclysmGame, current: Step) -> None:
             line.reserve = None
         line.escalated_this_turn = False
         line.effectiveness_reduced = False
+        line.posture_changed = False
     if state.turn >= max(state.last_turn, state.global_war_turn or 0):  # LR 1.6
         _finish(game, "the last turn is over")
         return

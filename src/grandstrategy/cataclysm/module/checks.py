@@ -417,6 +417,16 @@ def _scenario_reference_checks(
                 problems.append(
                     Problem(name, f"alliances.{ideology.value}", "", f"'{member}' is not of that ideology")
                 )
+    for power in scenario.postures:
+        if ideology_of.get(power) is not Ideology.COMMUNISM:
+            problems.append(
+                Problem(name, f"postures.{power}", "", "only a Communist power has a posture (LR 12.3)")
+            )
+    for power in scenario.powers:
+        if ideology_of.get(power) is Ideology.COMMUNISM and power not in scenario.postures:
+            problems.append(
+                Problem(name, "postures", power, "a Communist power in play needs its posture (LR 12.3)")
+            )
     for index, (side_a, side_b) in enumerate(scenario.wars):
         sides = [{ideology_of.get(power) for power in side} for side in (side_a, side_b)]
         if any(len(side) != 1 or None in side for side in sides) or sides[0] == sides[1]:

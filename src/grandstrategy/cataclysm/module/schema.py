@@ -394,6 +394,14 @@ class Stability(StrEnum):
     UNSTABLE = "unstable"
 
 
+class Posture(StrEnum):
+    """A Communist power's posture (LR 12.3)."""
+
+    MILITARY_REFORMS = "military-reforms"
+    POLITICAL_PURGES = "political-purges"
+    COLLECTIVE_SECURITY = "collective-security"
+
+
 class WarStatus(StrEnum):
     NONE = "none"
     LIMITED = "limited"
@@ -457,6 +465,7 @@ class Scenario(Record):
     war_status: WarStatus = WarStatus.NONE
     alliances: dict[Ideology, list[Slug]] = Field(default_factory=dict)
     wars: list[tuple[list[Slug], list[Slug]]] = Field(default_factory=list)
+    postures: dict[Slug, Posture] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _turns(self) -> Scenario:
