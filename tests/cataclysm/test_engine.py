@@ -11,7 +11,7 @@ from grandstrategy.cataclysm.engine import CATACLYSM, CataclysmGame
 from grandstrategy.cataclysm.engine.invariants import problems
 from grandstrategy.cataclysm.module import load_module
 from grandstrategy.cataclysm.module.schema import Commitment, Stability
-from grandstrategy.cataclysm.state import new_state
+from grandstrategy.cataclysm.state import Unit, new_state
 from grandstrategy.core.errors import IllegalActionError, NotationError
 from grandstrategy.core.replay import replay
 from grandstrategy.core.rng import Rng
@@ -233,17 +233,25 @@ def test_french_surrender_example_lr_l1252_1258() -> None:
     state.alliances["democracy"] = ["france", "united-kingdom"]
     state.wars = [(["france", "united-kingdom"], ["germany"])]
     state.units = [u for u in state.units if u.power != "france"]
+    state.units.append(Unit(99, "united-kingdom", "infantry-army", "french-north-africa"))
     game.push("collapse", power="france")
     game.run()
     assert game.pending is not None and "threshold 4" in game.pending["label"]
     roll(game, 3)  # 3 <= 4: France surrenders
+    choose(game, "germany", "reserve")  # 1. each enemy gains a flag
+    roll(game, 6, 2)  # 2. the UK's stability test passes
+    choose(game, "united-kingdom", "take")  # 3. the British army in French North Africa takes it
     assert not state.powers["france"].active
-    assert state.cubes["brittany"] == {"neutral": 1} and state.cubes["provence"] == {"neutral": 1}
-    assert state.surrenders == ["fascism"]
+    assert state.cubes["french-north-africa"] == {"united-kingdom": 1}
+    assert state.surrenders == ["fascism"]  # German cubes in Paris and Lorraine
     assert not any(c.split(":")[1:2] == ["france"] for c in state.cup)
-    choose(game, "germany", "reserve")  # Germany's flag for the enemy's surrender
+    roll(game, 6, 1, 1)  # Germany's diplomatic opportunity in Brittany (three dice): success
+    while game.pending is not None and game.pending["type"] == "decide":  # Status Quo ends: flags
+        choose(game, game.pending["power"], "cup")
+    roll(game, 3, 2, 1)  # ... and in Provence: failure
+    assert state.cubes["brittany"] == {"germany": 1}
+    assert state.cubes["provence"] == {"neutral": 1}
     assert state.powers["germany"].reserve == "flag:germany"
-    assert game.pending is not None and "stability test" in game.pending["label"]  # the UK tests
 
 
 def _games() -> Iterator[str]:

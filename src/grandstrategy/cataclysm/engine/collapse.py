@@ -1,15 +1,22 @@
 """Collapse and surrender (LR 5.5.2–5.5.4).
 
 Collapse follows LR 5.5.3 except the armistice offers of a power at Exhaustion (wars end by
-armistice later, with the declaration of war). Surrender follows LR 5.5.4 except the allies'
-take-over of areas and the diplomatic opportunity for former home areas (both later).
+armistice later, with the declaration of war). Surrender follows LR 5.5.4, with the diplomatic
+opportunity of LR 5.7 for former home areas; allies take over land areas only (bases later).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from grandstrategy.cataclysm.engine.common import flag_step, return_to_card, stability_step
+from grandstrategy.cataclysm.engine.common import (
+    effectiveness_check,
+    flag_step,
+    power_order,
+    return_to_card,
+    stability_step,
+)
+from grandstrategy.cataclysm.engine.control import change_control
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, die_outcomes, step
 from grandstrategy.cataclysm.module.schema import AreaStatus, Commitment, Stability
@@ -79,12 +86,63 @@ def _collapse_procedure(game: CataclysmGame, power: str) -> None:
 
 @step("surrender")
 def _surrender(game: CataclysmGame, current: Step) -> None:
-    """LR 5.5.4: flags to enemies, allies test, alliances break, pieces go, neutral cubes arrive."""
+    """LR 5.5.4, in order: flags to enemies, allies test, allies take areas, then the power leaves."""
+    power = current["power"]
+    steps = [flag_step(enemy, f"{power} surrenders") for enemy in _enemies(game, power)]
+    steps += [stability_step(ally, f"{power} surrenders") for ally in _allies(game, power)]
+    steps.append({"do": "surrender-takeover", "power": power, "offers": _takeover_offers(game, power)})
+    steps.append({"do": "surrender-remove", "power": power})
+    game.then(*steps)
+
+
+def _takeover_offers(game: CataclysmGame, power: str) -> list[list[str]]:
+    """[ally, area] pairs: allies with land units in areas the power controls (LR 5.5.4 step 3)."""
+    state, module = game.state, game.module
+    offers = []
+    for ally in _allies(game, power):
+        for area_id in sorted({u.area for u in state.units if u.power == ally}):
+            land = any(
+                u.area == area_id and module.unit_types[u.type].unit_class == "land"
+                for u in state.units
+                if u.power == ally
+            )
+            if land and controller(module, state, area_id) == power:
+                offers.append([ally, area_id])
+    return offers
+
+
+@step("surrender-takeover")
+def _takeover(game: CataclysmGame, current: Step) -> None:
+    offers = current["offers"]
+    if not offers:
+        return
+    ally, area_id = offers[0]
+    game.ask(
+        ally,
+        f"{current['power']} surrenders: take control of {area_id}?",
+        ["take", "leave"],
+        "surrender-takeover-answer",
+        power=current["power"],
+        offers=offers,
+    )
+
+
+@step("surrender-takeover-answer")
+def _takeover_answer(game: CataclysmGame, current: Step) -> None:
+    ally, area_id = current["offers"][0]
+    if current["choice"] == "take":
+        area = game.module.area(area_id)
+        game.state.cubes[area_id] = {ally: 2 if area.capital else 1}
+        game.note(f"{ally} takes control of {area.name}")
+    game.push("surrender-takeover", power=current["power"], offers=current["offers"][1:])
+
+
+@step("surrender-remove")
+def _surrender_remove(game: CataclysmGame, current: Step) -> None:
+    """Steps 4-6 and 9 of LR 5.5.4: alliances break, pieces go, neutral cubes, the Surrender marker."""
     state, module = game.state, game.module
     power = current["power"]
     line = state.powers[power]
-    steps = [flag_step(enemy, f"{power} surrenders") for enemy in _enemies(game, power)]
-    steps += [stability_step(ally, f"{power} surrenders") for ally in _allies(game, power)]
     for members in state.alliances.values():
         if power in members:
             members.remove(power)
@@ -102,11 +160,14 @@ def _surrender(game: CataclysmGame, current: Step) -> None:
         if owner == power:
             state.base_owners[key] = None
     line.active = False
+    neutral_homes = []
     for area in module.areas.values():
         if area.owner != power or area.map.value not in state.maps:
             continue
         if controller(module, state, area.id) is None and not state.cubes.get(area.id):
             state.cubes[area.id] = {"neutral": 2 if area.capital else 1}
+            if area.status is AreaStatus.HOME:
+                neutral_homes.append(area.id)
     state.wars = [
         (list(a), list(b))
         for a, b in (
@@ -117,11 +178,14 @@ def _surrender(game: CataclysmGame, current: Step) -> None:
     ]
     ideology = module.powers[power].ideology
     cubes: Counter[str] = Counter()
+    holders: set[str] = set()
     for area in module.areas.values():
         if area.owner == power and area.status is AreaStatus.HOME:
             for holder, count in state.cubes.get(area.id, {}).items():
-                if holder in module.powers and module.powers[holder].ideology is not ideology:
-                    cubes[module.powers[holder].ideology.value] += count
+                if holder in module.powers:
+                    holders.add(holder)
+                    if module.powers[holder].ideology is not ideology:
+                        cubes[module.powers[holder].ideology.value] += count
     if cubes:
         best = max(cubes.values())
         takers = sorted(i for i, n in cubes.items() if n == best)
@@ -129,4 +193,40 @@ def _surrender(game: CataclysmGame, current: Step) -> None:
         game.note(f"{power} surrenders; the Surrender marker goes to {' and '.join(takers)}")
     else:
         game.note(f"{power} surrenders; nobody holds its home areas, so its Surrender marker is removed")
+    eligible = [p for p in power_order(game, decreasing=True) if p in holders]
+    steps: list[Step] = [
+        {"do": "opportunity", "area": area_id, "powers": eligible}
+        for area_id in sorted(neutral_homes)
+        if eligible
+    ]
     game.then(*steps, {"do": "check-game-end"})
+
+
+@step("opportunity")
+def _opportunity(game: CataclysmGame, current: Step) -> None:
+    """Diplomatic opportunity (LR 5.7): in order, each eligible power checks; the first success takes it.
+
+    Resistance does not apply. The engine always makes the attempt: it can only help.
+    """
+    if not current["powers"]:
+        return
+    power = current["powers"][0]
+    if not game.state.powers[power].active:
+        game.push("opportunity", area=current["area"], powers=current["powers"][1:])
+        return
+    effectiveness_check(
+        game,
+        power,
+        f"diplomatic opportunity in {current['area']}",
+        "opportunity-result",
+        area=current["area"],
+        powers=current["powers"],
+    )
+
+
+@step("opportunity-result")
+def _opportunity_result(game: CataclysmGame, current: Step) -> None:
+    if current["success"]:
+        change_control(game, current["area"], current["powers"][0])
+    else:
+        game.push("opportunity", area=current["area"], powers=current["powers"][1:])
