@@ -384,3 +384,27 @@ def test_a_lone_offensive_at_civilian_cannot_be_played_lr_4_1() -> None:
     assert not playable(game, "france", "offensive:france")
     game.state.powers["france"].reserve = "offensive:france"
     assert playable(game, "france", "offensive:france")  # drawn, with the reserved one: one action
+
+
+def test_collapse_at_total_war_cuts_the_force_pool_to_exhaustion_lr_4_1_2() -> None:
+    game = bare_game()
+    state = game.state
+    germany = state.powers["germany"]
+    germany.commitment = Commitment.TOTAL_WAR
+    germany.force_pool = {"army": 6, "air": 4}
+    limit = MODULE.powers["germany"].status_card["exhaustion"].force_pool
+    game.push("collapse", power="germany")
+    game.run()
+    roll(game, 6)  # above the threshold: collapse, not surrender
+    assert germany.commitment is Commitment.EXHAUSTION and germany.stability is Stability.WAVERING
+    removed = 0
+    while (
+        game.pending is not None and game.pending["type"] == "decide" and game.pending["power"] == "germany"
+    ):
+        assert game.pending["prompt"].startswith("exhaustion")
+        choose(game, "germany", game.pending["options"][0])
+        removed += 1
+    from grandstrategy.cataclysm.engine.common import counters_in_play
+
+    assert sum(counters_in_play(game, "germany").values()) + sum(germany.force_pool.values()) == limit
+    assert removed > 0

@@ -8,8 +8,10 @@ opportunity of LR 5.7 for former home areas; allies take over land areas only (b
 from __future__ import annotations
 
 from collections import Counter
+from fractions import Fraction
 
 from grandstrategy.cataclysm.engine.common import (
+    counters_in_play,
     effectiveness_check,
     flag_step,
     power_order,
@@ -78,6 +80,7 @@ def _collapse_procedure(game: CataclysmGame, power: str) -> None:
     if line.commitment in (Commitment.MOBILIZATION, Commitment.TOTAL_WAR):
         line.commitment = Commitment.EXHAUSTION
         game.note(f"{power} falls to exhaustion")
+        game.push("force-pool-cut", power=power)
     if power == "italy" and "il-duce" in state.markers:  # LR 12.1.2
         state.markers.remove("il-duce")
     if power == "germany" and "night-of-the-long-knives" in state.markers:  # LR 12.1.1
@@ -230,3 +233,65 @@ def _opportunity_result(game: CataclysmGame, current: Step) -> None:
         change_control(game, current["area"], current["powers"][0])
     else:
         game.push("opportunity", area=current["area"], powers=current["powers"][1:])
+
+
+@step("force-pool-cut")
+def _force_pool_cut(game: CataclysmGame, current: Step) -> None:
+    """Exhaustion lowers the force-pool limit: the player removes counters down to it (LR 4.1.2).
+
+    Unbuilt counters and units on the map are the player's choice; counters hidden in the cup are
+    taken only when nothing else is left, at random, so the cup stays secret (docs/decisions.md).
+    """
+    power = current["power"]
+    state, module = game.state, game.module
+    line = state.powers[power]
+    limit = module.powers[power].status_card[line.commitment].force_pool
+    in_play = counters_in_play(game, power)
+    excess = sum(in_play.values()) + sum(line.force_pool.values()) - limit
+    if excess <= 0:
+        return
+    options = [f"unbuilt {key}" for key in sorted(line.force_pool) if line.force_pool[key] > 0]
+    options += [f"unit {unit.area} #{unit.id}" for unit in state.units if unit.power == power]
+    if options:
+        game.ask(
+            power,
+            f"exhaustion: remove {excess} counter(s) from your force pool",
+            options,
+            "force-pool-cut-answer",
+            power=power,
+        )
+        return
+    mine = sorted(
+        c for c in state.cup if c.split(":")[1:2] == [power] and c.startswith(("unit:", "upgrade:"))
+    )
+    if not mine:
+        return
+    counts = Counter(mine)
+    total = len(mine)
+    game.chance(
+        "draw",
+        f"{power} counter removed from the cup",
+        [(name, Fraction(n, total)) for name, n in sorted(counts.items())],
+        "force-pool-cut-cup",
+        power=power,
+    )
+
+
+@step("force-pool-cut-answer")
+def _force_pool_cut_answer(game: CataclysmGame, current: Step) -> None:
+    power, choice = current["power"], current["choice"]
+    line = game.state.powers[power]
+    if choice.startswith("unbuilt "):
+        line.force_pool[choice.removeprefix("unbuilt ")] -= 1
+    else:
+        unit_id = int(choice.split("#")[1])
+        game.state.units = [u for u in game.state.units if u.id != unit_id]
+    game.note(f"{power} removes {choice} (exhaustion)")
+    game.push("force-pool-cut", power=power)
+
+
+@step("force-pool-cut-cup")
+def _force_pool_cut_cup(game: CataclysmGame, current: Step) -> None:
+    game.state.cup.remove(current["outcome"])
+    game.note(f"{current['power']} loses a counter from the cup (exhaustion)")
+    game.push("force-pool-cut", power=current["power"])

@@ -10,7 +10,6 @@ from collections import Counter
 
 from grandstrategy.cataclysm.engine.common import counters_in_play, parse_counter
 from grandstrategy.cataclysm.engine.game import CataclysmGame
-from grandstrategy.cataclysm.module.schema import Commitment
 
 
 def problems(game: CataclysmGame) -> list[str]:
@@ -62,7 +61,10 @@ def problems(game: CataclysmGame) -> list[str]:
             if count > total:
                 found.append(f"{power}: {count} {key} in play or in the force pool; the mix has {total}")
         limit = module.powers[power].status_card[line.commitment].force_pool
-        if line.active and line.commitment is not Commitment.EXHAUSTION and sum(units.values()) > limit:
+        cutting = any(s.get("do") == "force-pool-cut" and s.get("power") == power for s in game.stack) or (
+            game.pending is not None and game.pending["then"].get("do", "").startswith("force-pool-cut")
+        )
+        if line.active and not cutting and sum(units.values()) > limit:
             found.append(f"{power}: force pool holds {sum(units.values())} counters, over its limit {limit}")
     if game.pending is not None and game.pending["type"] == "decide" and not game.pending["options"]:
         found.append("a power is asked to decide with no options")
