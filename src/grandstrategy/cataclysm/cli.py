@@ -228,3 +228,65 @@ def odds(attacker_dice: int, attacker_mod: int, defender_dice: int, defender_mod
         f"tie {data['tie']:.2%} (1 loss each)"
     )
     click.echo("  loser's losses when not tied: " + ", ".join(f"{k}: {v:.2%}" for k, v in loser.items()))
+
+
+@app.command()
+@click.option(
+    "--scenario", "scenario_id", default="campaign-1933", show_default=True, help="Scenario to play."
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**64 - 1),
+    default=1,
+    show_default=True,
+    help="Seed for dice and choices.",
+)
+@click.option("--log", "show_log", is_flag=True, help="Print the whole game log.")
+@JSON_OPTION
+def selfplay(scenario_id: str, seed: int, show_log: bool, as_json: bool) -> None:
+    """Play one whole game with every power choosing uniformly at random among its legal options.
+
+    The rules engine covers the political and economic game so far (docs/rules-coverage.md).
+    """
+    import time
+
+    from grandstrategy.cataclysm.engine import CATACLYSM, CataclysmGame
+    from grandstrategy.core.rng import Rng
+    from grandstrategy.core.session import Match
+
+    started = time.perf_counter()
+    match = Match(CATACLYSM, seed=seed, options={"scenario": scenario_id})
+    chooser = Rng(seed ^ 0x5EED)
+    decisions = 0
+    while (decision := match.decision()) is not None:
+        match.play(decision.seat, decision.legal[chooser.below(len(decision.legal))])
+        decisions += 1
+    game = match.state
+    assert isinstance(game, CataclysmGame)
+    result = game.state.result or {}
+    data: dict[str, Any] = {
+        "scenario": scenario_id,
+        "seed": seed,
+        "winner": result.get("winner"),
+        "end": result.get("how"),
+        "scores": result.get("scores"),
+        "turns": (game.state.turn - game.module.scenarios[scenario_id].start) // 2 + 1,
+        "decisions": decisions,
+        "chance_events": len(match.log) - decisions,
+        "state_hash": match.state_hash(),
+        "seconds": round(time.perf_counter() - started, 3),
+    }
+    if as_json:
+        if show_log:
+            data["log"] = game.state.log
+        _print_json(data)
+        return
+    if show_log:
+        for line in game.state.log:
+            click.echo(line)
+    scores = ", ".join(f"{k} {v}" for k, v in (data["scores"] or {}).items())
+    click.echo(f"{scenario_id} seed {seed}: {data['winner']} wins ({data['end']}); {scores}")
+    click.echo(
+        f"  {data['turns']} turns, {decisions} decisions, {data['chance_events']} chance events, "
+        f"{data['seconds']} s"
+    )
