@@ -14,11 +14,13 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-## Set up, then show the Cataclysm world: the campaign map as SVG and an area look-up.
+## Set up, then show the Cataclysm world (map as SVG, an area look-up, the module check) and
+## play one whole game of the 1939 scenario with every power choosing at random.
 play: $(STAMP)
 	$(BIN)/grandstrategy cataclysm map --scenario campaign-1933 --out cataclysm-map.svg
 	$(BIN)/grandstrategy cataclysm area Turkey
 	$(BIN)/grandstrategy cataclysm check
+	$(BIN)/grandstrategy cataclysm selfplay --scenario europe-1939 --seed 1
 
 ## Set up, then run the whole test suite.
 test: $(STAMP)

@@ -8,7 +8,7 @@ Counters outside the map are written in a short notation (see :func:`counter`).
 from __future__ import annotations
 
 import copy
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from grandstrategy.cataclysm.module import Module
@@ -49,6 +49,15 @@ class PowerState:
     failed_actions: dict[str, int] = field(default_factory=dict)
     posture: str | None = None
     posture_changed: bool = False
+
+    def clone(self) -> PowerState:
+        """An independent copy."""
+        return replace(
+            self,
+            force_pool=dict(self.force_pool),
+            holding_box=list(self.holding_box),
+            failed_actions=dict(self.failed_actions),
+        )
 
 
 @dataclass
@@ -118,8 +127,26 @@ class CataclysmState:
             raise ValueError(f"not a Cataclysm state: {error}") from None
 
     def clone(self) -> CataclysmState:
-        """An independent copy."""
-        return copy.deepcopy(self)
+        """An independent copy, field by field; lists of strings are copied shallowly."""
+        return replace(
+            self,
+            maps=list(self.maps),
+            powers={power: line.clone() for power, line in self.powers.items()},
+            cubes={area: dict(held) for area, held in self.cubes.items()},
+            units=[replace(unit) for unit in self.units],
+            cup=list(self.cup),
+            markers=list(self.markers),
+            special_bases=list(self.special_bases),
+            alliances={ideology: list(members) for ideology, members in self.alliances.items()},
+            wars=[(list(a), list(b)) for a, b in self.wars],
+            turn_track={turn: list(items) for turn, items in self.turn_track.items()},
+            damaged=list(self.damaged),
+            used_limited=list(self.used_limited),
+            base_owners=dict(self.base_owners),
+            result=copy.deepcopy(self.result),
+            surrenders=list(self.surrenders),
+            log=list(self.log),
+        )
 
     def units_in(self, area_id: str) -> list[Unit]:
         """Units standing in an area."""

@@ -28,6 +28,8 @@ from grandstrategy.cataclysm.module.schema import (
 from grandstrategy.cataclysm.module.world import Edge, Module, freeze
 from grandstrategy.core.errors import DataError
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when the wheel has it; same results
+
 DEFAULT_MODULE_DIR = Path(__file__).resolve().parent.parent / "data" / "reconstructed"
 
 M = TypeVar("M", bound=BaseModel)
@@ -140,7 +142,7 @@ def _parse(path: Path, model: type[M], problems: list[Problem], root: Path) -> M
         problems.append(Problem(name, "", "", f"cannot be read ({error.strerror})"))
         return None
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
