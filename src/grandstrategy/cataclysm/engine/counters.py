@@ -6,6 +6,7 @@ from grandstrategy.cataclysm.engine import politics
 from grandstrategy.cataclysm.engine.common import parse_counter, return_to_card, to_reserve
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
+from grandstrategy.cataclysm.engine.special import flip_rhineland
 from grandstrategy.cataclysm.module.schema import AreaType, Commitment
 from grandstrategy.cataclysm.rules.arithmetic import military_actions
 from grandstrategy.cataclysm.rules.control import belligerent, production_sites
@@ -197,8 +198,6 @@ def _military_action_answer(game: CataclysmGame, current: Step) -> None:
         game.note(f"{power} forfeits {left} military action(s)")
         return
     if choice == "remilitarize rhineland":
-        from grandstrategy.cataclysm.engine.special import flip_rhineland
-
         game.push("military-action", power=power, left=left - 1)
         flip_rhineland(game)
         return

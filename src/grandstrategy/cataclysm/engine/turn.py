@@ -7,6 +7,7 @@ A scenario starts with the action phase of its first turn: its cup and reserves 
 from __future__ import annotations
 
 from collections import Counter
+from fractions import Fraction
 
 from grandstrategy.cataclysm.engine import collapse, counters, crisis, production  # noqa: F401  (register steps)
 from grandstrategy.cataclysm.engine.common import (
@@ -15,6 +16,7 @@ from grandstrategy.cataclysm.engine.common import (
     next_turn_box,
     parse_counter,
     power_order,
+    return_to_card,
     stability_test,
 )
 from grandstrategy.cataclysm.engine.game import CataclysmGame
@@ -143,8 +145,6 @@ def _draw(game: CataclysmGame, current: Step) -> None:
         game.push("end-phase")
         return
     counts = Counter(cup)
-    from fractions import Fraction
-
     total = len(cup)
     game.chance(
         "draw", "action cup", [(name, Fraction(n, total)) for name, n in sorted(counts.items())], "drawn"
@@ -171,8 +171,6 @@ def _drawn(game: CataclysmGame, current: Step) -> None:
         return
     if game.state.economic_setback:  # crisis 3-3 (LR L2971)
         game.state.economic_setback = False
-        from grandstrategy.cataclysm.engine.common import return_to_card
-
         return_to_card(game, counter)
         game.note(f"Economic Setback: {counter} goes back unplayed")
         game.push("action-window")
