@@ -256,3 +256,17 @@ def test_save_records_ruleset_module_seed_options() -> None:
     assert data["ruleset"] == "toy-pig" and data["module"] == PIG.module.to_json()
     assert data["seed"] == 5 and data["options"] == {"target": 10}
     assert data["state_hash"] == match.state_hash() and "snapshot" not in data
+
+
+def test_atomic_write_makes_an_ordinary_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import stat
+
+    from grandstrategy.core.files import atomic_write
+
+    target = tmp_path / "out.txt"
+    atomic_write(target, b"hello")
+    mask = os.umask(0)
+    os.umask(mask)
+    assert target.read_bytes() == b"hello"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~mask

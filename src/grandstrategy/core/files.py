@@ -21,6 +21,7 @@ def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
     tmp_name: str | None = None
     try:
         fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+        os.chmod(tmp_name, 0o666 & ~_umask())  # an ordinary file, not mkstemp's private 0600
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -32,6 +33,13 @@ def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
         if tmp_name is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp_name)
+
+
+def _umask() -> int:
+    """The process's file-creation mask (read by setting it and putting it back)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _fsync_directory(directory: Path) -> None:
