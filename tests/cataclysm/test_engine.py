@@ -416,3 +416,37 @@ def test_selfplay_command(cli) -> None:  # type: ignore[no-untyped-def]
     assert first["winner"] in ("democracy", "fascism", "communism") and first["turns"] == 3
     assert first["state_hash"] == again["state_hash"] and first["decisions"] == again["decisions"]
     assert cli("cataclysm", "selfplay", "--scenario", "nope").code == 2
+
+
+def test_escalation_offensives_with_the_ruhr_limited_resource_lr_l1487() -> None:
+    game = bare_game()
+    state = game.state
+    germany = state.powers["germany"]
+    germany.reserve = None
+    before = state.cup.count("offensive:germany")
+    game.push("political-result", power="germany", action="escalation", target="", success=True, dice=[6])
+    game.run()
+    assert germany.commitment is Commitment.MOBILIZATION
+    while (
+        game.pending is not None
+        and game.pending["type"] == "decide"
+        and not game.pending["prompt"].startswith("escalation offensives")
+    ):
+        option = game.pending["options"][0]
+        choose(game, game.pending["power"], option)  # force pool picks, then provoked powers' flags
+    assert game.pending is not None and "Ruhr limited resource" in game.pending["prompt"]
+    choose(game, "germany", "count")
+    choose(game, "germany", "reserve")
+    assert "Ruhr" in state.used_limited
+    # three offensives: Berlin, Ruhr and the Ruhr limited resource (V45 L38 gives the same count)
+    assert state.cup.count("offensive:germany") - before == 2 and germany.reserve == "offensive:germany"
+
+
+def test_a_unit_with_nowhere_to_go_may_wait_for_next_turn_lr_3_7_2() -> None:
+    game = bare_game("campaign-1933")
+    game.state.cubes["berlin"] = {"france": 2}  # Germany has no production site left
+    game.push("drawn-choice", counter="unit:germany:infantry-army")
+    game.run()
+    assert game.pending is not None and game.pending["options"] == ["reserve", "reject", "next turn"]
+    choose(game, "germany", "next turn")
+    assert "unit:germany:infantry-army" in game.state.turn_track[1935]

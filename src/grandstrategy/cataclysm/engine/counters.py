@@ -47,6 +47,9 @@ def _drawn_choice(game: CataclysmGame, current: Step) -> None:
     if not game.state.powers[power].active:
         return
     options = (["play"] if playable(game, power, counter) else []) + ["reserve", "reject"]
+    kind = parse_counter(counter)[0]
+    if kind in ("unit", "upgrade") and "play" not in options:
+        options.append("next turn")  # no legal placement: it may wait on the turn track (LR 3.7.2, 3.7.3)
     game.ask(power, f"you drew {counter}", options, "drawn-answer", counter=counter, power=power)
 
 
@@ -59,6 +62,9 @@ def _drawn_answer(game: CataclysmGame, current: Step) -> None:
     elif choice == "reject":
         return_to_card(game, counter)
         game.note(f"{power} rejects {counter}")
+    elif choice == "next turn":
+        game.state.turn_track.setdefault(game.state.turn + 2, []).append(counter)
+        game.note(f"{power} puts {counter} on the turn track for next turn")
     else:
         game.push("play-counter", counter=counter, source="cup")
 

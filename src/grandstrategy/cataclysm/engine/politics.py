@@ -20,11 +20,11 @@ from grandstrategy.cataclysm.module.schema import (
     AreaType,
     Commitment,
     Ideology,
-    ResourceKind,
     Stability,
     WarStatus,
 )
 from grandstrategy.cataclysm.rules.control import at_war, belligerent, controller, interests, is_country
+from grandstrategy.cataclysm.rules.economy import collectable
 from grandstrategy.cataclysm.rules.politics import (
     STABILITY_TRACK,
     diplomacy_modifier,
@@ -33,7 +33,6 @@ from grandstrategy.cataclysm.rules.politics import (
     provoked,
     record_result,
 )
-from grandstrategy.cataclysm.rules.supply import trace_loc
 from grandstrategy.cataclysm.rules.war import global_war_last_turn
 
 
@@ -168,17 +167,10 @@ def escalate(game: CataclysmGame, power: str) -> None:
     for target in provoked(module, state, [power], kind="escalation"):
         steps.append({"do": "gain-flag", "power": target, "reason": f"provoked by {power}'s escalation"})
     if line.commitment in (Commitment.MOBILIZATION, Commitment.TOTAL_WAR):
-        count = 0
-        for area in module.areas.values():
-            if area.map.value not in state.maps or area.id in state.damaged:
-                continue
-            if controller(module, state, area.id) != power:
-                continue
-            for resource in area.resources:
-                industrial = resource.kind is ResourceKind.INDUSTRIAL and not resource.limited
-                if industrial and trace_loc(module, state, power, area.id):
-                    count += 1
-        steps.append({"do": "escalation-offensives", "power": power, "left": count})
+        industrial = [c for c in collectable(module, state, power) if c.industrial]
+        printed = sum(1 for c in industrial if c.limited_marker is None)
+        limited = [c.limited_marker for c in industrial if c.limited_marker is not None]
+        steps.append({"do": "escalation-limited", "power": power, "count": printed, "markers": limited})
     if line.commitment is Commitment.TOTAL_WAR and state.war_status is not WarStatus.GLOBAL:
         state.war_status = WarStatus.GLOBAL
         state.global_war_turn = global_war_last_turn(state.turn)
@@ -188,6 +180,31 @@ def escalate(game: CataclysmGame, power: str) -> None:
     game.then(*steps)
 
 
+@step("escalation-limited")
+def _escalation_limited(game: CataclysmGame, current: Step) -> None:
+    """Counting a limited industrial resource is optional, and uses it up (LR 6.4.2, L1487)."""
+    power, markers = current["power"], current["markers"]
+    if not markers:
+        game.push("escalation-offensives", power=power, left=current["count"])
+        return
+    game.ask(
+        power,
+        f"escalation offensives: count the {markers[0]} limited resource (it leaves play)?",
+        ["count", "keep"],
+        "escalation-limited-answer",
+        **{k: v for k, v in current.items() if k != "do"},
+    )
+
+
+@step("escalation-limited-answer")
+def _escalation_limited_answer(game: CataclysmGame, current: Step) -> None:
+    count = current["count"]
+    if current["choice"] == "count":
+        game.state.used_limited.append(current["markers"][0])
+        count += 1
+    game.push("escalation-limited", power=current["power"], count=count, markers=current["markers"][1:])
+
+
 @step("escalation-offensives")
 def _escalation_offensives(game: CataclysmGame, current: Step) -> None:
     """One offensive per industrial resource the power can trace to, into the cup (LR 6.4.2)."""
@@ -195,9 +212,19 @@ def _escalation_offensives(game: CataclysmGame, current: Step) -> None:
     line = game.state.powers[power]
     granted = min(left, line.available_offensives)
     line.available_offensives -= granted
-    game.state.cup.extend([f"offensive:{power}"] * granted)
-    game.state.cup.sort()
     game.note(f"{power} gains {granted} escalation offensive(s)")
+    if granted == 0:
+        return
+    game.state.cup.extend([f"offensive:{power}"] * (granted - 1))
+    game.state.cup.sort()
+    game.ask(
+        power,
+        "escalation offensives: one may go to reserve",
+        ["cup", "reserve"],
+        "place-counter",
+        power=power,
+        counter=f"offensive:{power}",
+    )
 
 
 @step("top-up-force-pool")

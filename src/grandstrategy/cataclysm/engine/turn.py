@@ -22,7 +22,7 @@ from grandstrategy.cataclysm.engine.common import (
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.engine.posture import change_posture, posture_options
-from grandstrategy.cataclysm.module.schema import Commitment, Ideology
+from grandstrategy.cataclysm.module.schema import Commitment, Ideology, WarStatus
 from grandstrategy.cataclysm.rules.arithmetic import sudden_death_continues
 from grandstrategy.cataclysm.rules.control import ideology_scores, winner
 
@@ -290,6 +290,9 @@ def _game_over(game: CataclysmGame) -> bool:
         if members and all(not state.powers[p].active for p in members):
             _finish(game, f"every {ideology.value} power has surrendered")
             return True
+    if state.war_status is WarStatus.GLOBAL and not state.wars:
+        _finish(game, "Global War, and no power is at war any more")
+        return True
     return False
 
 
