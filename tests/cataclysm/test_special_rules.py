@@ -136,3 +136,29 @@ def test_military_reforms_flag_costs_a_stability_test_lr_12_3() -> None:
     g.push("gain-admin-flags", power="soviet-union")
     g.run()
     assert g.pending is not None and g.pending["prompt"].startswith("Military Reforms")
+
+
+def test_il_duce_flag_rolls_one_more_die_lr_12_1_2() -> None:
+    g = game()
+    g.state.phase = "administration"
+    g.push("gain-admin-flags", power="italy")
+    g.run()
+    assert g.pending is not None and g.pending["options"] == ["flag", "il-duce flag"]
+    g.apply(g.legal_actions()[1])
+    assert g.state.powers["italy"].holding_box == ["flag:italy:il-duce"]
+    g.state.phase = "action"
+    g.push("play-counter", counter="flag:italy:il-duce", source="cup")
+    g.run()
+    option = "diplomacy albania"
+    assert g.pending is not None and option in g.pending["options"]
+    g.apply(g.legal_actions()[g.pending["options"].index(option)])
+    dice = 0
+    while g.pending is not None and g.pending["type"] == "chance":
+        dice += 1
+        g.apply_chance("1")
+    assert dice == effectiveness(MODULE, g.state, "italy") + 1
+    g.state.markers.remove("il-duce")  # cancelled for good when Italy collapses
+    g.state.phase = "administration"
+    g.push("gain-admin-flags", power="italy")
+    g.run()
+    assert g.pending is None  # no choice any more: an ordinary flag

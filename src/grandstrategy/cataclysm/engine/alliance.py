@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from grandstrategy.cataclysm.engine.common import effectiveness_check, flag_step, return_to_card
+from grandstrategy.cataclysm.engine.common import (
+    effectiveness_check,
+    flag_step,
+    parse_counter,
+    return_to_card,
+)
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.engine.posture import posture_penalty
@@ -51,7 +56,8 @@ def alliance_options(game: CataclysmGame, power: str) -> list[str]:
         if p != power
         and game.module.powers[p].ideology.value == ideology
         and _may_ally(game, p)
-        and line.reserve == f"flag:{p}"
+        and line.reserve is not None
+        and parse_counter(line.reserve)[0] == "flag"
     ]
     options = []
     for size in (1, 2):
@@ -65,7 +71,12 @@ def alliance_options(game: CataclysmGame, power: str) -> list[str]:
 def _consent(game: CataclysmGame, current: Step) -> None:
     waiting = current["waiting"]
     if not waiting:
-        game.push("alliance-check", power=current["power"], partners=current["partners"])
+        game.push(
+            "alliance-check",
+            power=current["power"],
+            partners=current["partners"],
+            extra_dice=current.get("extra_dice", 0),
+        )
         return
     partner = waiting[0]
     game.ask(
@@ -88,6 +99,7 @@ def _consent_answer(game: CataclysmGame, current: Step) -> None:
         power=current["power"],
         partners=current["partners"],
         waiting=current["waiting"][1:],
+        extra_dice=current.get("extra_dice", 0),
     )
 
 
@@ -101,7 +113,8 @@ def _alliance_check(game: CataclysmGame, current: Step) -> None:
         return_to_card(game, line.reserve)
         line.reserve = None
     everyone = [power, *partners]
-    dice = {p: check_dice(game.module, state, p) for p in everyone}
+    il_duce = current.get("extra_dice", 0)  # the proposer's Il Duce flag adds one (LR 6.1 design note)
+    dice = {p: check_dice(game.module, state, p, extra_dice=il_duce if p == power else 0) for p in everyone}
     weakest = min(everyone, key=lambda p: (dice[p][0], -dice[p][1]))
     bonus = min(state.powers[p].failed_actions.get("alliance", 0) for p in everyone)
     bonus += posture_penalty(game, weakest, "alliance")
@@ -111,6 +124,7 @@ def _alliance_check(game: CataclysmGame, current: Step) -> None:
         f"alliance of {' and '.join(everyone)}",
         "alliance-result",
         modifier=bonus,
+        extra_dice=il_duce if weakest == power else 0,
         members=everyone,
         joining=False,
     )
@@ -144,7 +158,7 @@ def _alliance_result(game: CataclysmGame, current: Step) -> None:
     )
 
 
-def join(game: CataclysmGame, power: str) -> None:
+def join(game: CataclysmGame, power: str, *, extra_dice: int = 0) -> None:
     """Attempt to join the ideology's alliance: the joiner alone checks (LR 6.1.1)."""
     ideology = game.module.powers[power].ideology.value
     members = [*game.state.alliances.get(ideology, []), power]
@@ -152,5 +166,12 @@ def join(game: CataclysmGame, power: str) -> None:
         game, power, "alliance"
     )
     effectiveness_check(
-        game, power, "join the alliance", "alliance-result", modifier=bonus, members=members, joining=True
+        game,
+        power,
+        "join the alliance",
+        "alliance-result",
+        modifier=bonus,
+        extra_dice=extra_dice,
+        members=members,
+        joining=True,
     )

@@ -77,7 +77,8 @@ def _play_counter(game: CataclysmGame, current: Step) -> None:
     line = game.state.powers[power]
     if kind == "flag":
         line.available_flags += 1  # the flag returns to available once used (LR 3.7.1)
-        politics.choose_action(game, power)
+        il_duce = detail == "il-duce" and "il-duce" in game.state.markers  # LR 12.1.2: one more die
+        politics.choose_action(game, power, extra_dice=1 if il_duce else 0)
     elif kind == "offensive":
         line.available_offensives += 1
         count = 1

@@ -73,14 +73,15 @@ def political_options(game: CataclysmGame, power: str) -> list[str]:
     return options
 
 
-def choose_action(game: CataclysmGame, power: str) -> None:
-    """Ask the power which political action its flag buys."""
+def choose_action(game: CataclysmGame, power: str, *, extra_dice: int = 0) -> None:
+    """Ask the power which political action its flag buys (``extra_dice``: the Il Duce flag)."""
     game.ask(
         power,
         "political action",
         [*political_options(game, power), "forfeit"],
         "political-action",
         power=power,
+        extra_dice=extra_dice,
     )
 
 
@@ -97,10 +98,16 @@ def _political_action(game: CataclysmGame, current: Step) -> None:
         return
     if verb == "alliance":
         partners = target.split("+")
-        game.push("alliance-consent", power=power, partners=partners, waiting=partners)
+        game.push(
+            "alliance-consent",
+            power=power,
+            partners=partners,
+            waiting=partners,
+            extra_dice=current.get("extra_dice", 0),
+        )
         return
     if verb == "join-alliance":
-        alliance.join(game, power)
+        alliance.join(game, power, extra_dice=current.get("extra_dice", 0))
         return
     if verb == "escalation" and belligerent(state, power):
         game.note(f"{power} escalates: automatic while belligerent (LR 6.4)")
@@ -112,7 +119,8 @@ def _political_action(game: CataclysmGame, current: Step) -> None:
         modifier += HOME_FRONT_MODIFIER[state.powers[power].commitment]
     if verb == "diplomacy":
         modifier += diplomacy_modifier(game.module, state, power, target)
-    extra = 1 if verb == "propaganda" and power == "soviet-union" else 0  # Za Rodinu! (LR 12.3.1)
+    extra = current.get("extra_dice", 0)
+    extra += 1 if verb == "propaganda" and power == "soviet-union" else 0  # Za Rodinu! (LR 12.3.1)
     effectiveness_check(
         game,
         power,

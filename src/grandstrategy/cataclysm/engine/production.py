@@ -50,6 +50,9 @@ def _gain_admin_flags(game: CataclysmGame, current: Step) -> None:
     state = game.state
     if power == "germany" and "night-of-the-long-knives" in state.markers:
         _take_flags(game, power, 2)
+    elif power == "italy" and "il-duce" in state.markers and not il_duce_in_play(game):  # LR 12.1.2
+        if state.powers[power].available_flags:
+            game.ask(power, "take the Il Duce flag?", ["flag", "il-duce flag"], "il-duce-flag", power=power)
     elif state.powers[power].posture == "military-reforms":  # LR 12.3
         game.ask(
             power,
@@ -70,6 +73,23 @@ def _gain_admin_flags(game: CataclysmGame, current: Step) -> None:
         )
     else:
         _take_flags(game, power, 1)
+
+
+def il_duce_in_play(game: CataclysmGame) -> bool:
+    """Whether Italy's Il Duce flag is already out of its available markers."""
+    state = game.state
+    places = [*state.cup, *(c for items in state.turn_track.values() for c in items)]
+    for line in state.powers.values():
+        places += [*line.holding_box, *([line.reserve] if line.reserve else [])]
+    places += [s["counter"] for s in game.stack if isinstance(s.get("counter"), str)]
+    return "flag:italy:il-duce" in places
+
+
+@step("il-duce-flag")
+def _il_duce_flag(game: CataclysmGame, current: Step) -> None:
+    line = game.state.powers[current["power"]]
+    line.available_flags -= 1
+    line.holding_box.append("flag:italy:il-duce" if current["choice"] == "il-duce flag" else "flag:italy")
 
 
 @step("flag-at-a-cost")
