@@ -162,3 +162,19 @@ def test_il_duce_flag_rolls_one_more_die_lr_12_1_2() -> None:
     g.push("gain-admin-flags", power="italy")
     g.run()
     assert g.pending is None  # no choice any more: an ordinary flag
+
+
+def test_us_japan_trade_moves_one_industrial_resource_lr_12_2_2() -> None:
+    g = game()
+    g.state.phase = "administration"
+    collected = len(collectable(MODULE, g.state, "united-states"))
+    g.push("produce", power="united-states")
+    g.run()
+    assert g.pending is not None and f"of your {collected - 1} resources" in g.pending["prompt"]  # one shipped
+    g.stack.clear()
+    g.pending = None
+    g.push("produce", power="japan")
+    g.run()
+    japan = [line for line in g.state.log if "Japan receives" in line]
+    assert japan and g.pending is not None
+    assert g.state.powers["japan"].holding_box.count("resource:japan") >= 2  # Tokyo's and the shipment

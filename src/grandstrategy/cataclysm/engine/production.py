@@ -5,9 +5,11 @@ from __future__ import annotations
 from grandstrategy.cataclysm.engine.common import parse_counter, power_order, stability_test
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
-from grandstrategy.cataclysm.module.schema import Ideology
+from grandstrategy.cataclysm.module.schema import AreaStatus, Ideology
 from grandstrategy.cataclysm.rules.arithmetic import builds
+from grandstrategy.cataclysm.rules.control import production_sites
 from grandstrategy.cataclysm.rules.economy import build_cost, collect, war_offensives
+from grandstrategy.cataclysm.rules.supply import trace_loc
 
 MARKERS_FOR_THE_CUP = ("crisis", "home-front", "cw-resolution")
 
@@ -107,6 +109,7 @@ def _produce(game: CataclysmGame, current: Step) -> None:
         return
     resources, industrial = collect(game.module, game.state, power)
     game.note(f"{power} collects {resources} resource(s), {industrial} industrial")
+    resources, industrial = _us_japan_trade(game, power, resources, industrial)
     options = [f"offensives {n}" for n in range(resources + 1)]
     game.ask(
         power,
@@ -117,6 +120,43 @@ def _produce(game: CataclysmGame, current: Step) -> None:
         resources=resources,
         industrial=industrial,
     )
+
+
+def _us_japan_trade(game: CataclysmGame, power: str, resources: int, industrial: int) -> tuple[int, int]:
+    """US-Japan Trade (LR 12.2.2, 4.4.1): the US hands one industrial resource to Japan each turn.
+
+    The US gives up one industrial resource it collected; Japan receives one if it can trace an LOC
+    from a US home area to one of its production sites, US ports counting as friendly.
+    """
+    state, module = game.state, game.module
+    if "us-japan-trade" not in state.markers:
+        return resources, industrial
+    us, japan = state.powers.get("united-states"), state.powers.get("japan")
+    if us is None or japan is None or not (us.active and japan.active):
+        return resources, industrial
+    if power == "united-states" and industrial > 0:
+        us.holding_box.remove("resource:united-states")
+        us.available_offensives += 1
+        game.note("US-Japan Trade: the US ships one industrial resource to Japan")
+        return resources - 1, industrial - 1
+    if power == "japan":
+        homes = [
+            a.id
+            for a in module.areas.values()
+            if a.owner == "united-states" and a.status is AreaStatus.HOME and a.map.value in state.maps
+        ]
+        sites = production_sites(module, state, "japan")
+        reached = any(
+            trace_loc(module, state, "japan", site, sources=homes, also_friendly=["united-states"])
+            for site in sites
+        )
+        if reached and japan.available_offensives > 0:
+            japan.available_offensives -= 1
+            japan.holding_box.append("resource:japan")
+            game.note("US-Japan Trade: Japan receives an industrial resource from the US")
+            return resources + 1, industrial + 1
+        game.note("US-Japan Trade: the shipment cannot reach Japan")
+    return resources, industrial
 
 
 @step("convert")
