@@ -170,7 +170,7 @@ def test_us_japan_trade_moves_one_industrial_resource_lr_12_2_2() -> None:
     collected = len(collectable(MODULE, g.state, "united-states"))
     g.push("produce", power="united-states")
     g.run()
-    assert g.pending is not None and f"of your {collected - 1} resources" in g.pending["prompt"]  # one shipped
+    assert g.pending is not None and f"of your {collected - 1} resources" in g.pending["prompt"]  # 1 shipped
     g.stack.clear()
     g.pending = None
     g.push("produce", power="japan")
