@@ -173,7 +173,7 @@ def test_interrupt_priority_example_lr_l761() -> None:
     choose(game, "italy", "interrupt")  # Italy (effectiveness 1) commits ...
     choose(game, "united-kingdom", "interrupt")  # ... and the UK may still go first
     assert state.powers["united-kingdom"].reserve is None and state.powers["italy"].reserve == "flag:italy"
-    assert game.pending is not None and game.pending["prompt"] == "political action"
+    assert game.pending is not None and game.pending["prompt"].startswith("political action")
 
 
 def test_no_interrupt_by_the_ideology_that_just_acted_lr_3_5() -> None:
@@ -450,3 +450,11 @@ def test_a_unit_with_nowhere_to_go_may_wait_for_next_turn_lr_3_7_2() -> None:
     assert game.pending is not None and game.pending["options"] == ["reserve", "reject", "next turn"]
     choose(game, "germany", "next turn")
     assert "unit:germany:infantry-army" in game.state.turn_track[1935]
+
+
+def test_an_illegal_choice_names_the_rule() -> None:
+    match = Match(CATACLYSM, seed=2, options={"scenario": "europe-1939"})
+    decision = match.decision()
+    assert decision is not None
+    with pytest.raises(IllegalActionError, match=r"LR \d"):
+        match.play(decision.seat, f"{decision.seat}: conquer the world")

@@ -81,7 +81,7 @@ def _consent(game: CataclysmGame, current: Step) -> None:
     partner = waiting[0]
     game.ask(
         partner,
-        f"{current['power']} proposes an alliance: spend your reserved flag to join?",
+        f"{current['power']} proposes an alliance: spend your reserved flag to join? (LR 6.1)",
         ["agree", "refuse"],
         "alliance-consent-answer",
         **{k: v for k, v in current.items() if k != "do"},

@@ -122,7 +122,7 @@ def _takeover(game: CataclysmGame, current: Step) -> None:
     ally, area_id = offers[0]
     game.ask(
         ally,
-        f"{current['power']} surrenders: take control of {area_id}?",
+        f"{current['power']} surrenders: take control of {area_id}? (LR 5.5.4)",
         ["take", "leave"],
         "surrender-takeover-answer",
         power=current["power"],
@@ -255,7 +255,7 @@ def _force_pool_cut(game: CataclysmGame, current: Step) -> None:
     if options:
         game.ask(
             power,
-            f"exhaustion: remove {excess} counter(s) from your force pool",
+            f"exhaustion: remove {excess} counter(s) from your force pool (LR 4.1.2)",
             options,
             "force-pool-cut-answer",
             power=power,

@@ -132,7 +132,7 @@ def _gain_flag(game: CataclysmGame, current: Step) -> None:
     game.note(f"{power} gains a flag ({current['reason']})")
     game.ask(
         power,
-        f"place the flag gained ({current['reason']})",
+        f"place the flag gained ({current['reason']}; LR 5.2.2)",
         ["cup", "reserve"],
         "place-counter",
         power=power,

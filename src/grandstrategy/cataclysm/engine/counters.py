@@ -50,7 +50,14 @@ def _drawn_choice(game: CataclysmGame, current: Step) -> None:
     kind = parse_counter(counter)[0]
     if kind in ("unit", "upgrade") and "play" not in options:
         options.append("next turn")  # no legal placement: it may wait on the turn track (LR 3.7.2, 3.7.3)
-    game.ask(power, f"you drew {counter}", options, "drawn-answer", counter=counter, power=power)
+    game.ask(
+        power,
+        f"you drew {counter}: play, reserve or reject it (LR 3.3, 3.4, 3.6)",
+        options,
+        "drawn-answer",
+        counter=counter,
+        power=power,
+    )
 
 
 @step("drawn-answer")
@@ -95,7 +102,7 @@ def _play_counter(game: CataclysmGame, current: Step) -> None:
     elif kind == "unit" and detail is not None:
         game.ask(
             power,
-            f"place your {detail}",
+            f"place your {detail} at a production site (LR 3.7.2)",
             placements(game, power, detail),
             "place-unit",
             power=power,
@@ -105,7 +112,7 @@ def _play_counter(game: CataclysmGame, current: Step) -> None:
         options = [f"{unit.area} #{unit.id}" for unit in upgradable(game, power, detail)]
         game.ask(
             power,
-            f"choose the unit your {detail} upgrade improves",
+            f"choose the unit your {detail} upgrade improves (LR 3.7.3)",
             options,
             "upgrade-unit",
             power=power,
@@ -188,7 +195,12 @@ def _military_action(game: CataclysmGame, current: Step) -> None:
                 if cost <= left:
                     options.append(f"build {item}")
     game.ask(
-        power, f"military action ({left} left)", options, "military-action-answer", power=power, left=left
+        power,
+        f"military action ({left} left; LR 8.0)",
+        options,
+        "military-action-answer",
+        power=power,
+        left=left,
     )
 
 

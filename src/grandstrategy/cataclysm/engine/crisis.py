@@ -155,7 +155,7 @@ def _failed_putsch(game: CataclysmGame, current: Step) -> None:
     if targets:
         game.ask(
             power,
-            "Failed Putsch: choose the country that throws you out",
+            "Failed Putsch: choose the country that throws you out (crisis 4-4)",
             targets,
             "putsch-result",
             power=power,

@@ -77,7 +77,7 @@ def choose_action(game: CataclysmGame, power: str, *, extra_dice: int = 0) -> No
     """Ask the power which political action its flag buys (``extra_dice``: the Il Duce flag)."""
     game.ask(
         power,
-        "political action",
+        "political action (LR 6)",
         [*political_options(game, power), "forfeit"],
         "political-action",
         power=power,
@@ -197,7 +197,7 @@ def _escalation_limited(game: CataclysmGame, current: Step) -> None:
         return
     game.ask(
         power,
-        f"escalation offensives: count the {markers[0]} limited resource (it leaves play)?",
+        f"escalation offensives: count the {markers[0]} limited resource (it leaves play)? (LR 6.4.2)",
         ["count", "keep"],
         "escalation-limited-answer",
         **{k: v for k, v in current.items() if k != "do"},
@@ -227,7 +227,7 @@ def _escalation_offensives(game: CataclysmGame, current: Step) -> None:
     game.state.cup.sort()
     game.ask(
         power,
-        "escalation offensives: one may go to reserve",
+        "escalation offensives: one may go to reserve (LR 6.4.2)",
         ["cup", "reserve"],
         "place-counter",
         power=power,
@@ -262,7 +262,7 @@ def _top_up(game: CataclysmGame, current: Step) -> None:
         return
     game.ask(
         power,
-        f"force pool: add a counter ({limit - used} more allowed)",
+        f"force pool: add a counter ({limit - used} more allowed; LR 4.1.1)",
         options,
         "top-up-answer",
         power=power,

@@ -54,11 +54,17 @@ def _gain_admin_flags(game: CataclysmGame, current: Step) -> None:
         _take_flags(game, power, 2)
     elif power == "italy" and "il-duce" in state.markers and not il_duce_in_play(game):  # LR 12.1.2
         if state.powers[power].available_flags:
-            game.ask(power, "take the Il Duce flag?", ["flag", "il-duce flag"], "il-duce-flag", power=power)
+            game.ask(
+                power,
+                "take the Il Duce flag? (LR 12.1.2)",
+                ["flag", "il-duce flag"],
+                "il-duce-flag",
+                power=power,
+            )
     elif state.powers[power].posture == "military-reforms":  # LR 12.3
         game.ask(
             power,
-            "Military Reforms: take your flag at the cost of a stability test?",
+            "Military Reforms: take your flag at the cost of a stability test? (LR 12.3)",
             ["decline", "take"],
             "flag-at-a-cost",
             power=power,
@@ -68,7 +74,7 @@ def _gain_admin_flags(game: CataclysmGame, current: Step) -> None:
             return
         game.ask(
             power,
-            "Status Quo: take your flag at the cost of a stability test?",
+            "Status Quo: take your flag at the cost of a stability test? (LR 12.2)",
             ["decline", "take"],
             "flag-at-a-cost",
             power=power,
@@ -113,7 +119,7 @@ def _produce(game: CataclysmGame, current: Step) -> None:
     options = [f"offensives {n}" for n in range(resources + 1)]
     game.ask(
         power,
-        f"production: how many of your {resources} resources become offensives?",
+        f"production: how many of your {resources} resources become offensives? (LR 4.5)",
         options,
         "convert",
         power=power,
@@ -196,7 +202,7 @@ def _construct(game: CataclysmGame, current: Step) -> None:
         return
     game.ask(
         power,
-        f"production: {left} build(s) to spend",
+        f"production: {left} build(s) to spend (LR 4.6)",
         options,
         "construct-answer",
         power=power,
@@ -266,7 +272,7 @@ def _final_disposition(game: CataclysmGame, current: Step) -> None:
         return
     game.ask(
         power,
-        "final disposition: keep one counter in reserve?",
+        "final disposition: keep one counter in reserve? (LR 3.2.4)",
         ["none", *[f"keep {c}" for c in choices]],
         "disposition-answer",
         power=power,

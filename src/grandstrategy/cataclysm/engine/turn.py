@@ -70,7 +70,7 @@ def _interrupt_offer(game: CataclysmGame, current: Step) -> None:
     reserve = game.state.powers[power].reserve
     game.ask(
         power,
-        f"interrupt with your reserved {reserve} before the next draw?",
+        f"interrupt with your reserved {reserve} before the next draw? (LR 3.5)",
         ["pass", "interrupt"],
         "interrupt-answer",
         **{k: v for k, v in current.items() if k != "do"},
@@ -106,7 +106,7 @@ def _interrupt_preempt(game: CataclysmGame, current: Step) -> None:
     power = current["waiting"][current["index"]]
     game.ask(
         power,
-        f"{current['committed']} will interrupt; go first with your reserve?",
+        f"{current['committed']} will interrupt; go first with your reserve? (LR 3.5)",
         ["pass", "interrupt"],
         "interrupt-preempt-answer",
         **{k: v for k, v in current.items() if k != "do"},
@@ -226,7 +226,11 @@ def _home_front_posture(game: CataclysmGame, current: Step) -> None:
     options = posture_options(game, power)
     if options:
         game.ask(
-            power, "home front: change posture?", ["keep", *options], "home-front-posture-answer", power=power
+            power,
+            "home front: change posture? (LR 12.3)",
+            ["keep", *options],
+            "home-front-posture-answer",
+            power=power,
         )
 
 
