@@ -10,6 +10,9 @@ from collections import Counter
 
 from grandstrategy.cataclysm.engine.common import counters_in_play, parse_counter
 from grandstrategy.cataclysm.engine.game import CataclysmGame
+from grandstrategy.cataclysm.module.scenario_checks import occupation_limits
+from grandstrategy.cataclysm.rules.control import production_sites
+from grandstrategy.cataclysm.rules.special import ignores_restricted
 
 
 def problems(game: CataclysmGame) -> list[str]:
@@ -66,6 +69,36 @@ def problems(game: CataclysmGame) -> list[str]:
         )
         if line.active and not cutting and sum(units.values()) > limit:
             found.append(f"{power}: force pool holds {sum(units.values())} counters, over its limit {limit}")
+    found += _occupation(game)
     if game.pending is not None and game.pending["type"] == "decide" and not game.pending["options"]:
         found.append("a power is asked to decide with no options")
+    return found
+
+
+def _occupation(game: CataclysmGame) -> list[str]:
+    """Occupation limits per ideology per area (LR 7.1); new units may crowd a production site."""
+    state, module = game.state, game.module
+    load: dict[tuple[str, str], Counter[str]] = {}
+    for unit in state.units:
+        kind = module.unit_types[unit.type].unit_class
+        counts = load.setdefault((unit.area, module.powers[unit.power].ideology.value), Counter())
+        counts[kind] += 1
+        counts["fortress"] += unit.type == "fortress"
+    sites = {site for power in state.powers for site in production_sites(module, state, power)}
+    found = []
+    for (area_id, ideology), counts in load.items():
+        area = module.area(area_id)
+        if area.remote or area_id in sites:
+            continue
+        soviet = any(
+            u.power == "soviet-union" and ignores_restricted(module, state, u.power, area_id)
+            for u in state.units
+            if u.area == area_id
+        )
+        limits = occupation_limits(module, area_id, counts["logistics"] > 0, restricted=not soviet)
+        for piece, limit in limits.items():
+            if counts[piece] > limit:
+                found.append(
+                    f"{ideology} has {counts[piece]} {piece} unit(s) in {area_id}; at most {limit} (LR 7.1)"
+                )
     return found

@@ -170,7 +170,7 @@ def _unit_checks(module: Module, name: str, scenario: Scenario, in_play: set[str
         area = module.areas[area_id]
         if area.remote:
             continue
-        limits = _limits(module, area_id, counts["logistics"] > 0)
+        limits = occupation_limits(module, area_id, counts["logistics"] > 0)
         for kind, limit in limits.items():
             if counts[kind] > limit:
                 problems.append(
@@ -185,14 +185,17 @@ def _unit_checks(module: Module, name: str, scenario: Scenario, in_play: set[str
     return problems
 
 
-def _limits(module: Module, area_id: str, logistics: bool) -> dict[str, int]:
+def occupation_limits(
+    module: Module, area_id: str, logistics: bool, *, restricted: bool = True
+) -> dict[str, int]:
+    """Units of one ideology that may stand in an area, by class (LR 7.1.1-7.1.3, 7.1.4)."""
     area = module.areas[area_id]
     if area.type is AreaType.SEA:
         naval = any(b.kind is BaseKind.NAVAL for b in area.bases)
         air = bool(area.bases)
         extra = 2 if logistics else 1
         return {"land": 0, "naval": extra if naval else 0, "air": extra if air else 0, "logistics": 1}
-    if area.restricted and not logistics:
+    if restricted and area.restricted and not logistics:
         return {"land": 1, "naval": 1, "air": 1, "logistics": 1, "fortress": 1}
     return {"land": 2, "naval": 2 if area.coastal else 0, "air": 2, "logistics": 1, "fortress": 1}
 
