@@ -458,3 +458,14 @@ def test_an_illegal_choice_names_the_rule() -> None:
     assert decision is not None
     with pytest.raises(IllegalActionError, match=r"LR \d"):
         match.play(decision.seat, f"{decision.seat}: conquer the world")
+
+
+def test_the_invariant_check_catches_broken_states() -> None:
+    game = bare_game("campaign-1933")
+    assert problems(game) == []
+    for number in range(3):
+        game.state.units.append(Unit(200 + number, "germany", "infantry-army", "bavaria"))
+    game.state.cup.append("flag:germany")  # a flag out of nowhere
+    game.state.cubes["poland"] = {"france": 30}
+    found = " | ".join(problems(game))
+    assert "bavaria" in found and "flags in play" in found and "cubes on the map" in found
