@@ -178,3 +178,30 @@ def test_us_japan_trade_moves_one_industrial_resource_lr_12_2_2() -> None:
     japan = [line for line in g.state.log if "Japan receives" in line]
     assert japan and g.pending is not None
     assert g.state.powers["japan"].holding_box.count("resource:japan") >= 2  # Tokyo's and the shipment
+
+
+def test_japan_may_end_the_naval_treaty_before_any_draw_lr_12_1_3() -> None:
+    g = game()
+    g.push("action-window")
+    g.run()
+    assert g.pending is not None and g.pending["power"] == "japan" and g.pending["options"] == ["keep", "end"]
+    g.apply(g.legal_actions()[1])
+    assert "wnt" not in g.state.markers
+    gainers = []
+    while (
+        g.pending is not None
+        and g.pending["type"] == "decide"
+        and g.pending["prompt"].startswith("place the flag")
+    ):
+        gainers.append(g.pending["power"])
+        g.apply(g.legal_actions()[0])
+    assert sorted(gainers) == ["united-kingdom", "united-states"]
+
+
+def test_no_new_fleets_for_the_treaty_powers_lr_12_1_3() -> None:
+    g = game()
+    uk = g.state.powers["united-kingdom"]
+    uk.commitment = uk.commitment.__class__("rearmament")
+    g.push("top-up-force-pool", power="united-kingdom")
+    g.run()
+    assert g.pending is not None and "add fleet" not in g.pending["options"]

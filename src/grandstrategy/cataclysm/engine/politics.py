@@ -247,10 +247,11 @@ def _top_up(game: CataclysmGame, current: Step) -> None:
     if used >= limit:
         return
     mix = module.powers[power].counters
+    treaty = "wnt" in state.markers and power in ("japan", "united-kingdom", "united-states")  # LR 12.1.3
     options = [
         f"add {key}"
         for key, total in mix.units.items()
-        if total - in_play[key] - line.force_pool.get(key, 0) > 0
+        if total - in_play[key] - line.force_pool.get(key, 0) > 0 and not (treaty and key == "fleet")
     ]
     if module.powers[power].status_card[line.commitment].upgrades_allowed:
         options += [

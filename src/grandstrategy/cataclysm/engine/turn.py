@@ -13,6 +13,7 @@ from grandstrategy.cataclysm.engine import collapse, counters, crisis, productio
 from grandstrategy.cataclysm.engine.common import (
     HOME_FRONT_MODIFIER,
     counter_power,
+    flag_step,
     next_turn_box,
     parse_counter,
     power_order,
@@ -58,10 +59,34 @@ def _action_window(game: CataclysmGame, current: Step) -> None:
         if not counters.playable(game, power, reserve, from_reserve=True):
             continue
         candidates.append(power)
-    if not candidates:
-        game.push("draw")
+    steps: list[Step] = []
+    if "wnt" in state.markers and state.powers.get("japan") is not None and state.powers["japan"].active:
+        steps.append({"do": "wnt-offer"})  # Japan may end the treaty at any time (LR 12.1.3)
+    if candidates:
+        steps.append({"do": "interrupt-offer", "candidates": candidates, "index": 0, "passed": []})
+    else:
+        steps.append({"do": "draw"})
+    game.then(*steps)
+
+
+@step("wnt-offer")
+def _wnt_offer(game: CataclysmGame, current: Step) -> None:
+    game.ask("japan", "end the Washington Naval Treaty now? (LR 12.1.3)", ["keep", "end"], "wnt-answer")
+
+
+@step("wnt-answer")
+def _wnt_answer(game: CataclysmGame, current: Step) -> None:
+    if current["choice"] != "end":
         return
-    game.push("interrupt-offer", candidates=candidates, index=0, passed=[])
+    game.state.markers.remove("wnt")
+    game.note("Japan ends the Washington Naval Treaty")
+    game.then(
+        *(
+            flag_step(p, "Japan ends the Washington Naval Treaty")
+            for p in ("united-kingdom", "united-states")
+            if p in game.state.powers and game.state.powers[p].active
+        )
+    )
 
 
 @step("interrupt-offer")
