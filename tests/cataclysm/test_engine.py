@@ -469,3 +469,33 @@ def test_the_invariant_check_catches_broken_states() -> None:
     game.state.cubes["poland"] = {"france": 30}
     found = " | ".join(problems(game))
     assert "bavaria" in found and "flags in play" in found and "cubes on the map" in found
+
+
+def test_an_alliance_with_a_belligerent_draws_the_new_ally_into_its_war_lr_6_1_3() -> None:
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.alliances = {}
+    state.wars = [(["united-kingdom"], ["germany"])]
+    for power in ("united-kingdom", "france"):
+        state.powers[power].commitment = Commitment.MOBILIZATION  # able to go to war (LR 6.2)
+    state.powers["united-kingdom"].reserve = "flag:united-kingdom"
+    game.push("play-counter", counter="flag:france", source="cup")
+    game.run()
+    choose(game, "france", "alliance united-kingdom")
+    choose(game, "united-kingdom", "agree")
+    roll(game, 6)
+    assert state.wars == [(["france", "united-kingdom"], ["germany"])]
+    assert state.war_status.value == "limited"
+    assert "status-quo" not in state.markers  # a Democracy at war ends it (LR 12.2)
+    assert "wnt" not in state.markers  # the UK at war ends the treaty (LR 12.1.3)
+    assert "rhineland" not in state.markers  # Germany at war flips the marker (LR 12.1.1)
+
+
+def test_no_alliance_with_a_belligerent_for_a_power_that_cannot_go_to_war() -> None:
+    from grandstrategy.cataclysm.engine.alliance import alliance_options
+
+    game = bare_game("campaign-1933")
+    game.state.alliances = {}
+    game.state.wars = [(["united-kingdom"], ["germany"])]
+    game.state.powers["united-kingdom"].reserve = "flag:united-kingdom"
+    assert alliance_options(game, "france") == []  # France at civilian could not join the war

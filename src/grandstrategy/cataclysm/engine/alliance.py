@@ -19,6 +19,7 @@ from grandstrategy.cataclysm.engine.common import (
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.engine.posture import posture_penalty
+from grandstrategy.cataclysm.engine.wars import after_war_change
 from grandstrategy.cataclysm.module.schema import Commitment
 from grandstrategy.cataclysm.rules.control import belligerent
 from grandstrategy.cataclysm.rules.politics import check_dice, provoked, record_result
@@ -150,6 +151,7 @@ def _alliance_result(game: CataclysmGame, current: Step) -> None:
             if module.powers[enemy].ideology is not module.powers[power].ideology:
                 pairs.append((power, enemy))
     state.wars = group_wars(module, pairs)
+    after_war_change(game)
     game.then(
         *(
             flag_step(target, "provoked by an alliance")
