@@ -499,3 +499,29 @@ def test_no_alliance_with_a_belligerent_for_a_power_that_cannot_go_to_war() -> N
     game.state.wars = [(["united-kingdom"], ["germany"])]
     game.state.powers["united-kingdom"].reserve = "flag:united-kingdom"
     assert alliance_options(game, "france") == []  # France at civilian could not join the war
+
+
+def test_collapse_cancels_pending_stability_tests_lr_5_5_3() -> None:
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.powers["france"].stability = Stability.UNSTABLE
+    game.then(
+        {"do": "stability-test", "power": "france", "reason": "first", "modifier": 0},
+        {"do": "stability-test", "power": "france", "reason": "second", "modifier": 0},
+    )
+    game.run()
+    roll(game, 1)  # fails: France collapses
+    roll(game, 6)  # above the threshold: collapse only
+    assert state.powers["france"].stability is Stability.WAVERING
+    assert game.pending is None or "second" not in str(game.pending)
+    assert not any(s.get("reason") == "second" for s in game.stack)
+
+
+def test_a_power_holding_no_home_area_surrenders_at_once_lr_5_5_4() -> None:
+    game = bare_game("campaign-1933")
+    for area in ("paris", "lorraine", "brittany", "provence"):
+        game.state.cubes[area] = {"germany": 1}
+    game.push("collapse", power="france")
+    game.run()
+    assert not game.state.powers["france"].active or game.pending is not None
+    assert "none of its home areas" in " ".join(game.state.log)

@@ -29,7 +29,13 @@ from grandstrategy.cataclysm.rules.politics import surrender_threshold, surrende
 @step("collapse")
 def _collapse(game: CataclysmGame, current: Step) -> None:
     power = current["power"]
-    threshold = surrender_threshold(game.module, game.state, power)
+    state, module = game.state, game.module
+    homes = [a.id for a in module.areas.values() if a.owner == power and a.status is AreaStatus.HOME]
+    if not any(controller(module, state, area) == power for area in homes):
+        game.note(f"{power} collapses holding none of its home areas: it surrenders (LR 5.5.4)")
+        game.push("surrender", power=power)
+        return
+    threshold = surrender_threshold(module, state, power)
     game.note(f"{power} collapses; surrender threshold {threshold}")
     game.chance(
         "die",
@@ -69,6 +75,7 @@ def _collapse_procedure(game: CataclysmGame, power: str) -> None:
     state = game.state
     line = state.powers[power]
     steps = [flag_step(enemy, f"{power} collapses") for enemy in _enemies(game, power)]
+    game.stack = [s for s in game.stack if not (s["do"] == "stability-test" and s.get("power") == power)]
     line.stability = Stability.WAVERING
     if line.reserve is not None:
         return_to_card(game, line.reserve)
