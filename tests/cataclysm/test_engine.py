@@ -38,7 +38,7 @@ def playout(seed: int, scenario: str, *, check: bool = True, limit: int = 100_00
 
 
 @pytest.mark.parametrize("scenario", ["campaign-1933", "europe-1939"])
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", range(1, 9))
 def test_random_games_reach_the_end_with_every_invariant_holding(seed: int, scenario: str) -> None:
     match = playout(seed, scenario)
     game = match.state
@@ -525,3 +525,14 @@ def test_a_power_holding_no_home_area_surrenders_at_once_lr_5_5_4() -> None:
     game.run()
     assert not game.state.powers["france"].active or game.pending is not None
     assert "none of its home areas" in " ".join(game.state.log)
+
+
+def test_a_new_fleet_may_not_crowd_a_port_that_is_not_a_production_site_lr_7_1() -> None:
+    from grandstrategy.cataclysm.engine.counters import placements
+
+    game = bare_game("campaign-1933")
+    assert "okinawa" in placements(game, "japan", "surface-fleet")
+    for number in range(2):
+        game.state.units.append(Unit(300 + number, "japan", "surface-fleet", "okinawa"))
+    assert "okinawa" not in placements(game, "japan", "surface-fleet")
+    assert "tokyo" in placements(game, "japan", "surface-fleet")  # a production site may be crowded

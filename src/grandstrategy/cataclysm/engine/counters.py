@@ -7,10 +7,12 @@ from grandstrategy.cataclysm.engine.common import parse_counter, return_to_card,
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.engine.special import flip_rhineland
+from grandstrategy.cataclysm.module.scenario_checks import occupation_limits
 from grandstrategy.cataclysm.module.schema import AreaType, Commitment
 from grandstrategy.cataclysm.rules.arithmetic import military_actions
 from grandstrategy.cataclysm.rules.control import belligerent, production_sites
 from grandstrategy.cataclysm.rules.economy import build_cost
+from grandstrategy.cataclysm.rules.special import ignores_restricted
 from grandstrategy.cataclysm.rules.supply import trace_loc
 from grandstrategy.cataclysm.state import Unit
 
@@ -135,7 +137,20 @@ def placements(game: CataclysmGame, power: str, unit_type: str) -> list[str]:
         and area.map.value in game.state.maps
         and area.type is not AreaType.SEA
     ]
-    return sorted(area for area in homes if area in sites or trace_loc(game.module, game.state, power, area))
+    reachable = [area for area in homes if area in sites or trace_loc(game.module, game.state, power, area)]
+    # only a production site may be crowded by a newly placed unit (LR 7.1)
+    return sorted(area for area in reachable if area in sites or _room_for(game, power, area, "naval"))
+
+
+def _room_for(game: CataclysmGame, power: str, area_id: str, unit_class: str) -> bool:
+    """Whether one more unit of this class fits the area's occupation limit for the power's ideology."""
+    module, state = game.module, game.state
+    ideology = module.powers[power].ideology
+    present = [u for u in state.units if u.area == area_id and module.powers[u.power].ideology is ideology]
+    logistics = any(module.unit_types[u.type].unit_class == "logistics" for u in present)
+    exempt = ignores_restricted(module, state, power, area_id)
+    limit = occupation_limits(module, area_id, logistics, restricted=not exempt).get(unit_class, 0)
+    return sum(1 for u in present if module.unit_types[u.type].unit_class == unit_class) < limit
 
 
 @step("place-unit")
