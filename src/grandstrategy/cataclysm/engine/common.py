@@ -9,6 +9,7 @@ from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.module.schema import Commitment
 from grandstrategy.cataclysm.rules.dice import check_succeeds
+from grandstrategy.cataclysm.rules.economy import build_cost
 from grandstrategy.cataclysm.rules.politics import check_dice, effectiveness, lower_stability
 
 HOME_FRONT_MODIFIER = {  # LR 4.1: propaganda and home-front tests by commitment
@@ -218,3 +219,35 @@ def counters_in_play(game: CataclysmGame, power: str) -> Counter[str]:
         elif kind == "upgrade":
             found[f"upgrade:{detail}"] += 1
     return found
+
+
+def build_options(
+    game: CataclysmGame, power: str, budget: int, *, dreadnought_refit: bool = False
+) -> list[str]:
+    """``build <item>`` for each force-pool counter that ``budget`` builds pay for (LR 4.6, 8.3)."""
+
+    line = game.state.powers[power]
+    options = []
+    for key in sorted(line.force_pool):
+        if line.force_pool[key] <= 0:
+            continue
+        items = (
+            [key]
+            if key.startswith("upgrade:")
+            else [t.id for t in game.module.unit_types.values() if t.counter == key and not t.upgraded]
+        )
+        for item in items:
+            cost, _ = build_cost(game.module, power, item, dreadnought_refit=dreadnought_refit)
+            if cost <= budget:
+                options.append(f"build {item}")
+    return options
+
+
+def take_built(game: CataclysmGame, power: str, item: str) -> str:
+    """Take a built counter out of the force pool; return its notation (``unit:...``/``upgrade:...``)."""
+    line = game.state.powers[power]
+    if item.startswith("upgrade:"):
+        line.force_pool[item] -= 1
+        return f"upgrade:{power}:{item.removeprefix('upgrade:')}"
+    line.force_pool[game.module.unit_types[item].counter] -= 1
+    return f"unit:{power}:{item}"

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from grandstrategy.cataclysm.engine import politics
-from grandstrategy.cataclysm.engine.common import parse_counter, return_to_card, to_reserve
+from grandstrategy.cataclysm.engine.common import (
+    build_options,
+    parse_counter,
+    return_to_card,
+    take_built,
+    to_reserve,
+)
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.engine.special import flip_rhineland
@@ -201,14 +207,7 @@ def _military_action(game: CataclysmGame, current: Step) -> None:
     if power == "germany" and "rhineland" in game.state.markers:
         options.append("remilitarize rhineland")  # LR 12.1.1: by a military action too
     if belligerent(game.state, power):
-        line = game.state.powers[power]
-        for key in sorted(line.force_pool):
-            if line.force_pool[key] <= 0:
-                continue
-            for item in _buildable(game, key):
-                cost, _ = build_cost(game.module, power, item)
-                if cost <= left:
-                    options.append(f"build {item}")
+        options += build_options(game, power, left)
     game.ask(
         power,
         f"military action ({left} left; LR 8.0)",
@@ -217,12 +216,6 @@ def _military_action(game: CataclysmGame, current: Step) -> None:
         power=power,
         left=left,
     )
-
-
-def _buildable(game: CataclysmGame, key: str) -> list[str]:
-    if key.startswith("upgrade:"):
-        return [key]
-    return [t.id for t in game.module.unit_types.values() if t.counter == key and not t.upgraded]
 
 
 @step("military-action-answer")
@@ -237,14 +230,7 @@ def _military_action_answer(game: CataclysmGame, current: Step) -> None:
         return
     item = choice.removeprefix("build ")
     cost, next_turn = build_cost(game.module, power, item)
-    line = game.state.powers[power]
-    key = item if item.startswith("upgrade:") else game.module.unit_types[item].counter
-    line.force_pool[key] -= 1
-    counter = (
-        f"upgrade:{power}:{item.removeprefix('upgrade:')}"
-        if item.startswith("upgrade:")
-        else f"unit:{power}:{item}"
-    )
+    counter = take_built(game, power, item)
     if next_turn:
         game.state.turn_track.setdefault(game.state.turn + 2, []).append(counter)
     else:

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from grandstrategy.cataclysm.engine.common import parse_counter, power_order, stability_test
+from grandstrategy.cataclysm.engine.common import (
+    build_options,
+    parse_counter,
+    power_order,
+    stability_test,
+    take_built,
+)
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.module.schema import AreaStatus, Ideology
@@ -182,21 +188,8 @@ def _convert(game: CataclysmGame, current: Step) -> None:
 def _construct(game: CataclysmGame, current: Step) -> None:
     """Spend builds on counters from the force pool (LR 4.6); leftover builds are lost."""
     power, left = current["power"], current["builds"]
-    line = game.state.powers[power]
-    options = ["done"]
     refit = _refit_marker(game, power)
-    for key in sorted(line.force_pool):
-        if line.force_pool[key] <= 0:
-            continue
-        items = (
-            [key]
-            if key.startswith("upgrade:")
-            else [t.id for t in game.module.unit_types.values() if t.counter == key and not t.upgraded]
-        )
-        for item in items:
-            cost, _ = build_cost(game.module, power, item, dreadnought_refit=refit is not None)
-            if cost <= left:
-                options.append(f"build {item}")
+    options = ["done", *build_options(game, power, left, dreadnought_refit=refit is not None)]
     if left == 0 or options == ["done"]:
         game.push("war-offensives", power=power, industrial=current["industrial"])
         return
@@ -229,13 +222,7 @@ def _construct_answer(game: CataclysmGame, current: Step) -> None:
     cost, next_turn = build_cost(game.module, power, item, dreadnought_refit=refit is not None)
     if refit is not None:
         state.markers.remove(refit)  # the Dreadnought Refit marker leaves play (LR 4.6)
-    key = item if item.startswith("upgrade:") else game.module.unit_types[item].counter
-    line.force_pool[key] -= 1
-    counter = (
-        f"upgrade:{power}:{item.removeprefix('upgrade:')}"
-        if item.startswith("upgrade:")
-        else f"unit:{power}:{item}"
-    )
+    counter = take_built(game, power, item)
     if next_turn:
         state.turn_track.setdefault(state.turn + 2, []).append(counter)
     else:
