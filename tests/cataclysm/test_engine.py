@@ -536,3 +536,23 @@ def test_a_new_fleet_may_not_crowd_a_port_that_is_not_a_production_site_lr_7_1()
         game.state.units.append(Unit(300 + number, "japan", "surface-fleet", "okinawa"))
     assert "okinawa" not in placements(game, "japan", "surface-fleet")
     assert "tokyo" in placements(game, "japan", "surface-fleet")  # a production site may be crowded
+
+
+def test_reserve_example_of_the_land_operation_lr_l2225() -> None:
+    """The UK keeps the offensive in its reserve and sends its provocation flag to the cup; France,
+    with an empty reserve, keeps its flag there."""
+    game = bare_game()  # europe-1939: the UK starts with an offensive in reserve
+    state = game.state
+    assert state.powers["united-kingdom"].reserve == "offensive:united-kingdom"
+    state.powers["france"].reserve = None
+    in_cup = state.cup.count("flag:united-kingdom")
+    game.then(
+        {"do": "gain-flag", "power": "france", "reason": "provocation"},
+        {"do": "gain-flag", "power": "united-kingdom", "reason": "provocation"},
+    )
+    game.run()
+    choose(game, "france", "reserve")
+    choose(game, "united-kingdom", "cup")
+    assert state.powers["france"].reserve == "flag:france"
+    assert state.powers["united-kingdom"].reserve == "offensive:united-kingdom"
+    assert state.cup.count("flag:united-kingdom") == in_cup + 1
