@@ -556,3 +556,32 @@ def test_reserve_example_of_the_land_operation_lr_l2225() -> None:
     assert state.powers["france"].reserve == "flag:france"
     assert state.powers["united-kingdom"].reserve == "offensive:united-kingdom"
     assert state.cup.count("flag:united-kingdom") == in_cup + 1
+
+
+def test_collapse_at_exhaustion_breaks_alliances_and_offers_an_armistice_lr_5_5_3() -> None:
+    game = bare_game()
+    state = game.state
+    state.alliances = {"fascism": ["germany", "italy"], "democracy": ["france", "united-kingdom"]}
+    state.wars = [(["france", "united-kingdom"], ["germany", "italy"])]
+    state.powers["italy"].commitment = Commitment.EXHAUSTION
+    game.push("collapse", power="italy")
+    game.run()
+    roll(game, 6)  # collapse, not surrender
+    asked = []
+    while game.pending is not None:
+        if game.pending["type"] == "chance":
+            game.apply_chance("6")  # Germany's stability test passes
+            continue
+        power, prompt = game.pending["power"], game.pending["prompt"]
+        asked.append((power, prompt.split(":")[0]))
+        if "armistice" in prompt:
+            choose(game, power, "accept" if power == "france" else "decline")
+        else:
+            choose(game, power, "cup")
+    assert [p for p, what in asked if "armistice" in what] == ["france", "united-kingdom"]  # increasing order
+    assert "fascism" not in state.alliances  # Italy left; Germany alone is no alliance
+    assert "democracy" not in state.alliances  # France made peace while the UK fights on
+    from grandstrategy.cataclysm.rules.control import at_war
+
+    assert not at_war(state, "france", "italy")  # the armistice France accepted
+    assert at_war(state, "france", "germany") and at_war(state, "united-kingdom", "italy")

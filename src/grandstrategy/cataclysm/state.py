@@ -91,6 +91,7 @@ class CataclysmState:
     economic_setback: bool = False
     result: dict[str, Any] | None = None
     surrenders: list[str] = field(default_factory=list)
+    peace: list[list[str]] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -145,6 +146,7 @@ class CataclysmState:
             base_owners=dict(self.base_owners),
             result=copy.deepcopy(self.result),
             surrenders=list(self.surrenders),
+            peace=[list(pair) for pair in self.peace],
             log=list(self.log),
         )
 

@@ -24,6 +24,7 @@ from grandstrategy.cataclysm.engine.machine import Step, die_outcomes, step
 from grandstrategy.cataclysm.module.schema import AreaStatus, Commitment, Stability
 from grandstrategy.cataclysm.rules.control import allied, at_war, controller
 from grandstrategy.cataclysm.rules.politics import surrender_threshold, surrenders
+from grandstrategy.cataclysm.rules.war import enemy_pairs, group_wars
 
 
 @step("collapse")
@@ -83,6 +84,10 @@ def _collapse_procedure(game: CataclysmGame, power: str) -> None:
     line.failed_actions.clear()
     line.effectiveness_reduced = True
     steps += [stability_step(ally, f"{power} collapses") for ally in _allies(game, power)]
+    if line.commitment is Commitment.EXHAUSTION:  # step 7: alliances break, armistice offered
+        _leave_alliances(game, power)
+        enemies = [e for e in power_order(game, decreasing=False) if at_war(state, power, e)]
+        steps.append({"do": "armistice-offer", "power": power, "enemies": enemies, "accepted": []})
     game.then(*steps)
     if line.commitment in (Commitment.MOBILIZATION, Commitment.TOTAL_WAR):
         line.commitment = Commitment.EXHAUSTION
@@ -302,3 +307,55 @@ def _force_pool_cut_cup(game: CataclysmGame, current: Step) -> None:
     game.state.cup.remove(current["outcome"])
     game.note(f"{current['power']} loses a counter from the cup (exhaustion)")
     game.push("force-pool-cut", power=current["power"])
+
+
+def _leave_alliances(game: CataclysmGame, power: str) -> None:
+    """The power leaves its alliance; one left alone is no alliance (LR 6.1.4)."""
+    for ideology, members in list(game.state.alliances.items()):
+        if power in members:
+            members.remove(power)
+            game.note(f"{power} leaves its alliance")
+            if len(members) < 2:
+                del game.state.alliances[ideology]
+
+
+@step("armistice-offer")
+def _armistice_offer(game: CataclysmGame, current: Step) -> None:
+    """Each enemy, in increasing effectiveness order, accepts or declines the armistice (LR 5.5.3, 5.6.2)."""
+    enemies = current["enemies"]
+    if not enemies:
+        game.push("armistice-settle", power=current["power"], accepted=current["accepted"])
+        return
+    game.ask(
+        enemies[0],
+        f"{current['power']} offers an armistice: accept? (LR 5.6.2)",
+        ["accept", "decline"],
+        "armistice-answer",
+        **{k: v for k, v in current.items() if k != "do"},
+    )
+
+
+@step("armistice-answer")
+def _armistice_answer(game: CataclysmGame, current: Step) -> None:
+    enemy = current["enemies"][0]
+    accepted = [*current["accepted"], enemy] if current["choice"] == "accept" else current["accepted"]
+    game.push("armistice-offer", power=current["power"], enemies=current["enemies"][1:], accepted=accepted)
+
+
+@step("armistice-settle")
+def _armistice_settle(game: CataclysmGame, current: Step) -> None:
+    """End the accepted wars; an ally that made peace while its partners fight on leaves the alliance."""
+    state, module = game.state, game.module
+    power, accepted = current["power"], set(current["accepted"])
+    if not accepted:
+        return
+    for enemy in sorted(accepted):
+        state.peace.append(sorted((power, enemy)))
+    state.wars = group_wars(module, enemy_pairs(state))
+    game.note(f"armistice between {power} and {', '.join(sorted(accepted))}")
+    for members in list(state.alliances.values()):
+        peacemakers = [m for m in members if m in accepted]
+        fighters = [m for m in members if m not in accepted and at_war(state, power, m)]
+        if peacemakers and fighters:
+            for member in peacemakers:
+                _leave_alliances(game, member)

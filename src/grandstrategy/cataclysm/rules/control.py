@@ -46,7 +46,9 @@ def is_country(module: Module, state: CataclysmState, area_id: str) -> bool:
 
 
 def at_war(state: CataclysmState, a: str, b: str) -> bool:
-    """Whether two powers are enemies (LR 1.1)."""
+    """Whether two powers are enemies (LR 1.1): on opposite sides of a war, and not at peace by armistice."""
+    if sorted((a, b)) in state.peace:
+        return False
     return any(
         (a in side_a and b in side_b) or (b in side_a and a in side_b) for side_a, side_b in state.wars
     )
@@ -54,7 +56,12 @@ def at_war(state: CataclysmState, a: str, b: str) -> bool:
 
 def belligerent(state: CataclysmState, power: str) -> bool:
     """Whether the power is at war with at least one power (LR 1.1)."""
-    return any(power in side_a or power in side_b for side_a, side_b in state.wars)
+    for side_a, side_b in state.wars:
+        if power in side_a and any(at_war(state, power, other) for other in side_b):
+            return True
+        if power in side_b and any(at_war(state, power, other) for other in side_a):
+            return True
+    return False
 
 
 def allied(module: Module, state: CataclysmState, a: str, b: str) -> bool:

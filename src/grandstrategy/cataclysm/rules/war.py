@@ -46,8 +46,14 @@ def group_wars(module: Module, enemies: Iterable[tuple[str, str]]) -> list[tuple
 
 
 def enemy_pairs(state: CataclysmState) -> list[tuple[str, str]]:
-    """Every pair of powers at war, from the state's wars."""
-    return [(a, b) for side_a, side_b in state.wars for a in side_a for b in side_b]
+    """Every pair of powers at war, from the state's wars, less those at peace by armistice."""
+    return [
+        (a, b)
+        for side_a, side_b in state.wars
+        for a in side_a
+        for b in side_b
+        if sorted((a, b)) not in state.peace
+    ]
 
 
 def global_war_now(module: Module, state: CataclysmState) -> bool:
