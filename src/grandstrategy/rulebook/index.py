@@ -243,7 +243,8 @@ def _cache_path(raw: bytes) -> Path:
     import bm25s
 
     version = str(getattr(bm25s, "__version__", "0"))
-    tag = fingerprint(raw + f"|{INDEX_FORMAT}|{version}|{sys.version_info[:2]}".encode())
+    code = Path(__file__).read_bytes()  # a changed index class must not meet an old pickle
+    tag = fingerprint(raw + code + f"|{INDEX_FORMAT}|{version}|{sys.version_info[:2]}".encode())
     return cache_dir() / f"rules-index-{tag}.pickle"
 
 
