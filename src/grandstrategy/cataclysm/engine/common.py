@@ -192,6 +192,21 @@ def power_order(game: CataclysmGame, *, decreasing: bool, powers: list[str] | No
     return [p for group in effectiveness_order(standings, decreasing=decreasing) for p in group]
 
 
+def counters_off_map(game: CataclysmGame) -> list[str]:
+    """Every counter that is not on the map: cup, turn track, holding boxes, reserves, and counters
+    waiting for their owner's choice (drawn or gained, named by a pending step)."""
+    state = game.state
+    found = [*state.cup, *(c for items in state.turn_track.values() for c in items)]
+    for line in state.powers.values():
+        found.extend(line.holding_box)
+        if line.reserve is not None:
+            found.append(line.reserve)
+    found += [s["counter"] for s in game.stack if isinstance(s.get("counter"), str)]
+    if game.pending is not None and isinstance(game.pending["then"].get("counter"), str):
+        found.append(game.pending["then"]["counter"])
+    return found
+
+
 def counters_in_play(game: CataclysmGame, power: str) -> Counter[str]:
     """The power's units and upgrade markers outside its force pool box, by counter (LR 4.1.1).
 
@@ -203,13 +218,7 @@ def counters_in_play(game: CataclysmGame, power: str) -> Counter[str]:
     for unit in state.units:
         if unit.power == power:
             found[module.unit_types[unit.type].counter] += 1
-    line = state.powers[power]
-    places = [*state.cup, *line.holding_box, *(c for items in state.turn_track.values() for c in items)]
-    if line.reserve is not None:
-        places.append(line.reserve)
-    places += [s["counter"] for s in game.stack if isinstance(s.get("counter"), str)]
-    if game.pending is not None and isinstance(game.pending["then"].get("counter"), str):
-        places.append(game.pending["then"]["counter"])
+    places = counters_off_map(game)
     for counter in places:
         kind, owner, detail = parse_counter(counter)
         if owner != power or detail is None:

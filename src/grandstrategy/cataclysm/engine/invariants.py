@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from grandstrategy.cataclysm.engine.common import counters_in_play, parse_counter
+from grandstrategy.cataclysm.engine.common import counters_in_play, counters_off_map, parse_counter
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.module.scenario_checks import occupation_limits
 from grandstrategy.cataclysm.rules.control import production_sites
@@ -19,15 +19,7 @@ def problems(game: CataclysmGame) -> list[str]:
     """Every broken invariant, as a sentence; empty when all hold."""
     state, module = game.state, game.module
     found: list[str] = []
-    places: list[str] = [*state.cup, *(c for items in state.turn_track.values() for c in items)]
-    waiting = [step_["counter"] for step_ in game.stack if isinstance(step_.get("counter"), str)]
-    if game.pending is not None and isinstance(game.pending["then"].get("counter"), str):
-        waiting.append(game.pending["then"]["counter"])  # drawn or gained, waiting for its owner's choice
-    places.extend(waiting)
-    for line in state.powers.values():
-        places.extend(line.holding_box)
-        if line.reserve is not None:
-            places.append(line.reserve)
+    places = counters_off_map(game)
     if any(parse_counter(c)[0] == "resource" for c in state.cup):
         found.append("a resource marker is in the cup (LR 3.2.4)")
     markers = Counter(parse_counter(c)[0] for c in places)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from grandstrategy.cataclysm.engine.common import (
     build_options,
+    counters_off_map,
     parse_counter,
     power_order,
     stability_test,
@@ -91,12 +92,7 @@ def _gain_admin_flags(game: CataclysmGame, current: Step) -> None:
 
 def il_duce_in_play(game: CataclysmGame) -> bool:
     """Whether Italy's Il Duce flag is already out of its available markers."""
-    state = game.state
-    places = [*state.cup, *(c for items in state.turn_track.values() for c in items)]
-    for line in state.powers.values():
-        places += [*line.holding_box, *([line.reserve] if line.reserve else [])]
-    places += [s["counter"] for s in game.stack if isinstance(s.get("counter"), str)]
-    return "flag:italy:il-duce" in places
+    return "flag:italy:il-duce" in counters_off_map(game)
 
 
 @step("il-duce-flag")
