@@ -181,14 +181,17 @@ class Match:
             raise IllegalActionError(
                 f"{str(parsed)!r} is not legal for {seat}{where}; legal: {_list_legal(legal)}"
             )
-        mark = self.checkpoint()
+        # Work on a copy: on any error the current state is still intact, so only the chance
+        # service and the log need winding back (one state copy per play, not two).
+        chance_mark, log_length = self.chance.checkpoint(), len(self._log)
         state = self._state.clone()
         try:
             state.apply(parsed)
             self._log.append(ActionEntry(Seat(seat), str(parsed)))
             self._advance(state)
         except BaseException:
-            self.rollback(mark)
+            self.chance.rollback(chance_mark)
+            del self._log[log_length:]
             raise
         self._state = state
 
