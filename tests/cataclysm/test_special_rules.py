@@ -175,7 +175,7 @@ def test_us_japan_trade_moves_one_industrial_resource_lr_12_2_2() -> None:
     g.pending = None
     g.push("produce", power="japan")
     g.run()
-    japan = [line for line in g.state.log if "Japan receives" in line]
+    japan = [line for line in g.state.log if "japan receives a resource from the US" in line]
     assert japan and g.pending is not None
     assert g.state.powers["japan"].holding_box.count("resource:japan") >= 2  # Tokyo's and the shipment
 
@@ -205,3 +205,27 @@ def test_no_new_fleets_for_the_treaty_powers_lr_12_1_3() -> None:
     g.push("top-up-force-pool", power="united-kingdom")
     g.run()
     assert g.pending is not None and "add fleet" not in g.pending["options"]
+
+
+def test_lend_lease_sends_a_resource_to_a_belligerent_lr_12_2_2() -> None:
+    g = game("europe-1939")
+    state = g.state
+    state.phase = "administration"
+    state.markers.append("lend-lease-in-play")
+    state.wars = [(["united-kingdom"], ["germany"])]
+    us_collected = len(collectable(MODULE, state, "united-states"))
+    uk_collected = len(collectable(MODULE, state, "united-kingdom"))
+    g.then({"do": "produce", "power": "united-states"}, {"do": "produce", "power": "united-kingdom"})
+    g.run()
+    assert g.pending is not None and g.pending["prompt"].startswith("Lend Lease")
+    assert "lend industrial to united-kingdom" in g.pending["options"]
+    assert not any("germany" in option for option in g.pending["options"])  # Germany produces no later here
+    g.apply(g.legal_actions()[g.pending["options"].index("lend industrial to united-kingdom")])
+    assert (
+        g.pending is not None and f"of your {us_collected - 1} resources" in g.pending["prompt"]
+    )  # one per power
+    while g.pending is not None and g.pending["power"] == "united-states":
+        options = g.pending["options"]
+        g.apply(g.legal_actions()[options.index("done") if "done" in options else 0])
+    assert g.pending is not None and f"of your {uk_collected + 1} resources" in g.pending["prompt"]
+    assert "Lend Lease: united-kingdom receives a resource from the US" in state.log[-1]

@@ -92,6 +92,7 @@ class CataclysmState:
     result: dict[str, Any] | None = None
     surrenders: list[str] = field(default_factory=list)
     peace: list[list[str]] = field(default_factory=list)
+    transfers: list[list[str]] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -147,6 +148,7 @@ class CataclysmState:
             result=copy.deepcopy(self.result),
             surrenders=list(self.surrenders),
             peace=[list(pair) for pair in self.peace],
+            transfers=[list(item) for item in self.transfers],
             log=list(self.log),
         )
 

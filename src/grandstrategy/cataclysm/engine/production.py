@@ -14,8 +14,9 @@ from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.module.schema import AreaStatus, Ideology
 from grandstrategy.cataclysm.rules.arithmetic import builds
-from grandstrategy.cataclysm.rules.control import production_sites
+from grandstrategy.cataclysm.rules.control import at_war, belligerent, production_sites
 from grandstrategy.cataclysm.rules.economy import build_cost, collect, war_offensives
+from grandstrategy.cataclysm.rules.special import LEND_LEASE_IN_PLAY
 from grandstrategy.cataclysm.rules.supply import trace_loc
 
 MARKERS_FOR_THE_CUP = ("crisis", "home-front", "cw-resolution")
@@ -111,60 +112,139 @@ def _flag_at_a_cost(game: CataclysmGame, current: Step) -> None:
 
 @step("produce")
 def _produce(game: CataclysmGame, current: Step) -> None:
-    """Collect (LR 4.4.2), then ask how many resources become offensives (LR 4.5)."""
+    """Collect (LR 4.4.2) with any US transfers (LR 4.4.1), then choose conversions (LR 4.5)."""
     power = current["power"]
     if not game.state.powers[power].active:
         return
     resources, industrial = collect(game.module, game.state, power)
     game.note(f"{power} collects {resources} resource(s), {industrial} industrial")
     resources, industrial = _us_japan_trade(game, power, resources, industrial)
-    options = [f"offensives {n}" for n in range(resources + 1)]
+    resources, industrial = _receive_lend_lease(game, power, resources, industrial)
+    if power == "united-states" and LEND_LEASE_IN_PLAY in game.state.markers:
+        game.push("lend-lease", power=power, resources=resources, industrial=industrial, lent=[])
+    else:
+        game.push("conversion", power=power, resources=resources, industrial=industrial)
+
+
+@step("conversion")
+def _conversion(game: CataclysmGame, current: Step) -> None:
+    resources = current["resources"]
     game.ask(
-        power,
+        current["power"],
         f"production: how many of your {resources} resources become offensives? (LR 4.5)",
-        options,
+        [f"offensives {n}" for n in range(resources + 1)],
         "convert",
-        power=power,
+        power=current["power"],
         resources=resources,
-        industrial=industrial,
+        industrial=current["industrial"],
     )
 
 
-def _us_japan_trade(game: CataclysmGame, power: str, resources: int, industrial: int) -> tuple[int, int]:
-    """US-Japan Trade (LR 12.2.2, 4.4.1): the US hands one industrial resource to Japan each turn.
+def _us_homes(game: CataclysmGame) -> list[str]:
+    module, state = game.module, game.state
+    return [
+        a.id
+        for a in module.areas.values()
+        if a.owner == "united-states" and a.status is AreaStatus.HOME and a.map.value in state.maps
+    ]
 
-    The US gives up one industrial resource it collected; Japan receives one if it can trace an LOC
-    from a US home area to one of its production sites, US ports counting as friendly.
+
+def _receive(game: CataclysmGame, power: str, what: str) -> bool:
+    """Take one resource shipped by the US, if an LOC runs from a US home area to a production
+    site of the power, US ports counting as friendly (LR 4.4.1)."""
+    module, state = game.module, game.state
+    line = state.powers[power]
+    sites = production_sites(module, state, power)
+    reached = any(
+        trace_loc(module, state, power, site, sources=_us_homes(game), also_friendly=["united-states"])
+        for site in sites
+    )
+    if not reached or line.available_offensives == 0:
+        game.note(f"{what}: the shipment cannot reach {power}")
+        return False
+    line.available_offensives -= 1
+    line.holding_box.append(f"resource:{power}")
+    game.note(f"{what}: {power} receives a resource from the US")
+    return True
+
+
+def _give(game: CataclysmGame) -> None:
+    us = game.state.powers["united-states"]
+    us.holding_box.remove("resource:united-states")
+    us.available_offensives += 1
+
+
+def _us_japan_trade(game: CataclysmGame, power: str, resources: int, industrial: int) -> tuple[int, int]:
+    """US-Japan Trade (LR 12.2.2): the US hands one industrial resource to Japan each turn.
+
+    The US gives up one industrial resource it collected; Japan receives one if its LOC is open.
     """
-    state, module = game.state, game.module
+    state = game.state
     if "us-japan-trade" not in state.markers:
         return resources, industrial
     us, japan = state.powers.get("united-states"), state.powers.get("japan")
     if us is None or japan is None or not (us.active and japan.active):
         return resources, industrial
     if power == "united-states" and industrial > 0:
-        us.holding_box.remove("resource:united-states")
-        us.available_offensives += 1
+        _give(game)
         game.note("US-Japan Trade: the US ships one industrial resource to Japan")
         return resources - 1, industrial - 1
-    if power == "japan":
-        homes = [
-            a.id
-            for a in module.areas.values()
-            if a.owner == "united-states" and a.status is AreaStatus.HOME and a.map.value in state.maps
-        ]
-        sites = production_sites(module, state, "japan")
-        reached = any(
-            trace_loc(module, state, "japan", site, sources=homes, also_friendly=["united-states"])
-            for site in sites
-        )
-        if reached and japan.available_offensives > 0:
-            japan.available_offensives -= 1
-            japan.holding_box.append("resource:japan")
-            game.note("US-Japan Trade: Japan receives an industrial resource from the US")
-            return resources + 1, industrial + 1
-        game.note("US-Japan Trade: the shipment cannot reach Japan")
+    if power == "japan" and _receive(game, power, "US-Japan Trade"):
+        return resources + 1, industrial + 1
     return resources, industrial
+
+
+def _receive_lend_lease(game: CataclysmGame, power: str, resources: int, industrial: int) -> tuple[int, int]:
+    """Collect the resources the US lent this power this turn (LR 12.2.2)."""
+    for recipient, kind in [t for t in game.state.transfers if t[0] == power]:
+        game.state.transfers.remove([recipient, kind])
+        if _receive(game, power, "Lend Lease"):
+            resources += 1
+            industrial += kind == "industrial"
+    return resources, industrial
+
+
+@step("lend-lease")
+def _lend_lease(game: CataclysmGame, current: Step) -> None:
+    """While Lend Lease is in play the US may send home resources to belligerent powers, one each,
+    to powers that have yet to produce this turn (LR 12.2.2)."""
+    state = game.state
+    waiting = {s["power"] for s in game.stack if s.get("do") == "produce"}
+    natural = current["resources"] - current["industrial"]
+    options = ["done"]
+    for power in sorted(waiting - set(current["lent"])):
+        if not (state.powers[power].active and belligerent(state, power)) or at_war(
+            state, power, "united-states"
+        ):
+            continue
+        if current["industrial"]:
+            options.append(f"lend industrial to {power}")
+        if natural:
+            options.append(f"lend natural to {power}")
+    if options == ["done"]:
+        game.push("conversion", **{k: current[k] for k in ("power", "resources", "industrial")})
+        return
+    game.ask(
+        "united-states",
+        "Lend Lease: send a resource? (LR 12.2.2)",
+        options,
+        "lend-lease-answer",
+        **{k: v for k, v in current.items() if k != "do"},
+    )
+
+
+@step("lend-lease-answer")
+def _lend_lease_answer(game: CataclysmGame, current: Step) -> None:
+    fields = {k: current[k] for k in ("power", "resources", "industrial")}
+    if current["choice"] == "done":
+        game.push("conversion", **fields)
+        return
+    _, kind, _, recipient = current["choice"].split()
+    _give(game)
+    game.state.transfers.append([recipient, kind])
+    fields["resources"] -= 1
+    fields["industrial"] -= kind == "industrial"
+    game.push("lend-lease", **fields, lent=[*current["lent"], recipient])
 
 
 @step("convert")
@@ -238,6 +318,7 @@ def _war_offensives(game: CataclysmGame, current: Step) -> None:
 @step("repair")
 def _repair(game: CataclysmGame, current: Step) -> None:
     game.state.damaged.clear()  # LR 4.8
+    game.state.transfers.clear()  # shipments nobody could collect are lost
 
 
 @step("final-disposition")
