@@ -7,18 +7,16 @@ from typing import Any
 
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
-from grandstrategy.cataclysm.module.schema import Commitment
 from grandstrategy.cataclysm.rules.dice import check_succeeds
 from grandstrategy.cataclysm.rules.economy import build_cost
 from grandstrategy.cataclysm.rules.politics import check_dice, effectiveness, lower_stability
 
-HOME_FRONT_MODIFIER = {  # LR 4.1: propaganda and home-front tests by commitment
-    Commitment.CIVILIAN: 0,
-    Commitment.REARMAMENT: 0,
-    Commitment.MOBILIZATION: -1,
-    Commitment.TOTAL_WAR: -2,
-    Commitment.EXHAUSTION: -2,
-}
+
+def home_front_modifier(game: CataclysmGame, power: str) -> int:
+    """The status card's home-front penalty at the power's commitment, for home-front tests and
+    propaganda (LR 4.1, 6.7); none at Civilian, where there is no home-front test."""
+    line = game.state.powers[power]
+    return game.module.powers[power].status_card[line.commitment].home_front or 0
 
 
 def parse_counter(counter: str) -> tuple[str, str | None, str | None]:

@@ -19,7 +19,7 @@ from grandstrategy.cataclysm.rules.arithmetic import military_actions
 from grandstrategy.cataclysm.rules.control import belligerent, production_sites
 from grandstrategy.cataclysm.rules.economy import build_cost
 from grandstrategy.cataclysm.rules.special import ignores_restricted
-from grandstrategy.cataclysm.rules.supply import trace_loc
+from grandstrategy.cataclysm.rules.supply import loc_reach
 from grandstrategy.cataclysm.state import Unit
 
 
@@ -143,7 +143,8 @@ def placements(game: CataclysmGame, power: str, unit_type: str) -> list[str]:
         and area.map.value in game.state.maps
         and area.type is not AreaType.SEA
     ]
-    reachable = [area for area in homes if area in sites or trace_loc(game.module, game.state, power, area)]
+    reach = loc_reach(game.module, game.state, power)
+    reachable = [area for area in homes if area in sites or area in reach]
     # only a production site may be crowded by a newly placed unit (LR 7.1)
     return sorted(area for area in reachable if area in sites or _room_for(game, power, area, "naval"))
 
@@ -172,13 +173,11 @@ def _place_unit(game: CataclysmGame, current: Step) -> None:
 def upgradable(game: CataclysmGame, power: str, marker: str) -> list[Unit]:
     """The power's units an upgrade marker can flip, with an LOC to them (LR 3.7.3)."""
     flippable = {t.id for t in game.module.unit_types.values() if t.counter == marker and t.upgrades_to}
-    return [
-        unit
-        for unit in game.state.units
-        if unit.power == power
-        and unit.type in flippable
-        and trace_loc(game.module, game.state, power, unit.area)
-    ]
+    mine = [unit for unit in game.state.units if unit.power == power and unit.type in flippable]
+    if not mine:
+        return []
+    reach = loc_reach(game.module, game.state, power)
+    return [unit for unit in mine if unit.area in reach]
 
 
 @step("upgrade-unit")

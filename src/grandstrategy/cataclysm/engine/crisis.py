@@ -65,8 +65,9 @@ def _can_change(game: CataclysmGame, event: str, params: dict[str, Any]) -> bool
 
 def _pact_targets(game: CataclysmGame, areas: list[str]) -> list[tuple[str, str]]:
     found = []
+    in_play = set(game.module.in_play_ids(game.state.maps))
     for area_id in areas:
-        if area_id not in game.module.in_play_ids(game.state.maps):
+        if area_id not in in_play:
             continue
         holder = controller(game.module, game.state, area_id)
         if holder is not None and not garrisoned(game, area_id):

@@ -10,7 +10,6 @@ if TYPE_CHECKING:
     from grandstrategy.cataclysm.engine.game import CataclysmGame
 
 Step = dict[str, Any]
-Handler = "Callable[[CataclysmGame, Step], None]"
 
 HANDLERS: dict[str, Callable[[CataclysmGame, Step], None]] = {}
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from grandstrategy.cataclysm.engine import alliance, special
 from grandstrategy.cataclysm.engine.common import (
-    HOME_FRONT_MODIFIER,
     counters_in_play,
     effectiveness_check,
     gain_flag,
+    home_front_modifier,
 )
 from grandstrategy.cataclysm.engine.control import change_control, check_status_quo
 from grandstrategy.cataclysm.engine.game import CataclysmGame
@@ -116,7 +116,7 @@ def _political_action(game: CataclysmGame, current: Step) -> None:
     box = "special" if verb in special.SPECIAL_ACTIONS else verb
     modifier = failed_action_bonus(state, power, box) + posture_penalty(game, power, verb)
     if verb == "propaganda":
-        modifier += HOME_FRONT_MODIFIER[state.powers[power].commitment]
+        modifier += home_front_modifier(game, power)
     if verb == "diplomacy":
         modifier += diplomacy_modifier(game.module, state, power, target)
     extra = current.get("extra_dice", 0)

@@ -17,7 +17,7 @@ from grandstrategy.cataclysm.rules.arithmetic import builds
 from grandstrategy.cataclysm.rules.control import at_war, belligerent, production_sites
 from grandstrategy.cataclysm.rules.economy import build_cost, collect, war_offensives
 from grandstrategy.cataclysm.rules.special import LEND_LEASE_IN_PLAY
-from grandstrategy.cataclysm.rules.supply import trace_loc
+from grandstrategy.cataclysm.rules.supply import loc_reach
 
 MARKERS_FOR_THE_CUP = ("crisis", "home-front", "cw-resolution")
 
@@ -155,10 +155,8 @@ def _receive(game: CataclysmGame, power: str, what: str) -> bool:
     module, state = game.module, game.state
     line = state.powers[power]
     sites = production_sites(module, state, power)
-    reached = any(
-        trace_loc(module, state, power, site, sources=_us_homes(game), also_friendly=["united-states"])
-        for site in sites
-    )
+    reach = loc_reach(module, state, power, sources=_us_homes(game), also_friendly=["united-states"])
+    reached = any(site in reach for site in sites)
     if not reached or line.available_offensives == 0:
         game.note(f"{what}: the shipment cannot reach {power}")
         return False

@@ -11,9 +11,9 @@ from fractions import Fraction
 
 from grandstrategy.cataclysm.engine import collapse, counters, crisis, production  # noqa: F401  (register steps)
 from grandstrategy.cataclysm.engine.common import (
-    HOME_FRONT_MODIFIER,
     counter_power,
     flag_step,
+    home_front_modifier,
     next_turn_box,
     parse_counter,
     power_order,
@@ -240,7 +240,7 @@ def _home_front(game: CataclysmGame, current: Step) -> None:
     if line.posture is not None and not line.posture_changed:  # after the test, a posture change (LR 12.3)
         game.push("home-front-posture", power=power)
     if line.commitment is not Commitment.CIVILIAN:
-        stability_test(game, power, "home front", modifier=HOME_FRONT_MODIFIER[line.commitment])
+        stability_test(game, power, "home front", modifier=home_front_modifier(game, power))
 
 
 @step("home-front-posture")

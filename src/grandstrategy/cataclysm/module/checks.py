@@ -137,12 +137,6 @@ def cross_check(
     return problems
 
 
-def _naval_link(kind: str, area: Area, other: Area) -> bool:
-    if kind in ("air",):
-        return False
-    return other.type is AreaType.SEA or area.type is AreaType.SEA
-
-
 def _coast_checks(
     maps: dict[str, MapFile], areas: dict[str, tuple[str, Area]], adjacency: dict[str, dict[str, str]]
 ) -> list[Problem]:

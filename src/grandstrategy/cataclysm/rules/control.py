@@ -94,10 +94,11 @@ def interests(module: Module, state: CataclysmState, power: str) -> set[str]:
 
 
 def _own_interests(module: Module, state: CataclysmState, power: str) -> set[str]:
-    controlled = [a for a in module.in_play_ids(state.maps) if controller(module, state, a) == power]
+    in_play = module.in_play_ids(state.maps)
+    controlled = [a for a in in_play if controller(module, state, a) == power]
     found = set(controlled)
     for area_id in controlled:
-        found.update(edge.target for edge in module.neighbors(area_id) if edge.target in module.areas)
+        found.update(edge.target for edge in module.neighbors(area_id))
         if module.area(area_id).owner == power:  # across a single sea area from own home or colony areas
             for sea in module.sea_neighbors(area_id):
                 found.update(t for t in module.adjacent(sea, "naval") if not module.is_sea(t))
@@ -111,7 +112,7 @@ def _own_interests(module: Module, state: CataclysmState, power: str) -> set[str
             and area.id in state.special_bases
         ):
             found.add(area.id)
-    return found & set(module.in_play_ids(state.maps))
+    return found & set(in_play)
 
 
 def production_sites(module: Module, state: CataclysmState, power: str) -> list[str]:

@@ -12,7 +12,7 @@ from grandstrategy.cataclysm.module import Module
 from grandstrategy.cataclysm.module.schema import AreaStatus, Ideology, Resource, ResourceKind
 from grandstrategy.cataclysm.rules.control import belligerent, controller, ideology, production_sites
 from grandstrategy.cataclysm.rules.special import denied_areas
-from grandstrategy.cataclysm.rules.supply import trace_loc
+from grandstrategy.cataclysm.rules.supply import loc_reach
 from grandstrategy.cataclysm.state import CataclysmState
 
 
@@ -44,6 +44,7 @@ def collectable(module: Module, state: CataclysmState, power: str) -> list[Colle
     """
     sites = set(production_sites(module, state, power))
     denied = denied_areas(state, power)
+    reach = loc_reach(module, state, power)
     status_quo = "status-quo" in state.markers and ideology(module, power) is Ideology.DEMOCRACY
     found: list[Collected] = []
     for area_id in module.in_play_ids(state.maps):
@@ -54,7 +55,7 @@ def collectable(module: Module, state: CataclysmState, power: str) -> list[Colle
             continue
         if status_quo and not (area.owner == power and area.status is AreaStatus.HOME):
             continue
-        if area_id not in sites and not trace_loc(module, state, power, area_id):
+        if area_id not in sites and area_id not in reach:
             continue
         for resource in area.resources:
             if resource.kind is ResourceKind.SOVIET_SPECIAL:

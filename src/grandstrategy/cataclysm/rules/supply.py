@@ -64,19 +64,19 @@ def _seas_near(module: Module, ports: set[str]) -> set[str]:
     return near
 
 
-def trace_loc(
+def loc_reach(
     module: Module,
     state: CataclysmState,
     power: str,
-    target: str,
     *,
     sources: Iterable[str] | None = None,
     also_friendly: Iterable[str] = (),
-) -> bool:
-    """Whether ``power`` can trace an LOC from one of its production sites (or ``sources``) to ``target``.
+) -> set[str]:
+    """Every area ``power`` can trace an LOC to from its production sites (or ``sources``).
 
     ``also_friendly`` names other powers whose areas and ports count as friendly for this trace
-    (LR 4.4.1: a US transfer treats the ports of both powers as friendly).
+    (LR 4.4.1: a US transfer treats the ports of both powers as friendly). One search answers for
+    every target, so callers checking many areas compute it once.
     """
     starts = list(sources) if sources is not None else production_sites(module, state, power)
     tracers = {power, *also_friendly}
@@ -111,20 +111,28 @@ def trace_loc(
             return True
         return ignores_restricted(module, state, power, area_id)
 
-    seen = set(starts)
+    reached = set(starts)
     queue = deque(starts)
-    if target in seen:
-        return True
     while queue:
         here = queue.popleft()
         if here not in starts and not passable(here):
-            continue
+            continue  # into or out of, but not through (LR 4.3)
         for edge in module.neighbors(here):
             nxt = edge.target
-            if edge.kind == "air" or nxt in seen or not enterable(nxt):
-                continue
-            if nxt == target:
-                return True
-            seen.add(nxt)
-            queue.append(nxt)
-    return False
+            if edge.kind != "air" and nxt not in reached and enterable(nxt):
+                reached.add(nxt)
+                queue.append(nxt)
+    return reached
+
+
+def trace_loc(
+    module: Module,
+    state: CataclysmState,
+    power: str,
+    target: str,
+    *,
+    sources: Iterable[str] | None = None,
+    also_friendly: Iterable[str] = (),
+) -> bool:
+    """Whether ``power`` can trace an LOC to ``target`` (see :func:`loc_reach`)."""
+    return target in loc_reach(module, state, power, sources=sources, also_friendly=also_friendly)
