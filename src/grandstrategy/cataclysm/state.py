@@ -62,7 +62,16 @@ class PowerState:
 
 @dataclass
 class CataclysmState:
-    """Everything that changes during a game of Cataclysm."""
+    """Everything that changes during a game of Cataclysm.
+
+    Military and civil-war fields (LR 2.4.4, 9.8, 11): ``minor_armies`` lists the areas whose
+    printed minor army still stands; ``no_surprise`` the ideologies immune to surprise attack;
+    ``civil_wars`` maps an area in civil war to the powers whose aid sits on each faction
+    (``{"left": [...], "right": [...]}``, one entry per aid marker); ``influence`` maps an area to
+    the powers with an Influence offensive there; ``chinese_armies`` maps a Chinese country to the
+    faction of the army in it (``gmd`` or ``chicom``) and ``chinese_aid`` to the aid attached to
+    that army; ``ccw_winner`` is the faction that won the Chinese Civil War, once it has ended.
+    """
 
     module_id: str
     scenario: str
@@ -93,6 +102,13 @@ class CataclysmState:
     surrenders: list[str] = field(default_factory=list)
     peace: list[list[str]] = field(default_factory=list)
     transfers: list[list[str]] = field(default_factory=list)
+    minor_armies: list[str] = field(default_factory=list)
+    no_surprise: list[str] = field(default_factory=list)
+    civil_wars: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    influence: dict[str, list[str]] = field(default_factory=dict)
+    chinese_armies: dict[str, str] = field(default_factory=dict)
+    chinese_aid: dict[str, list[str]] = field(default_factory=dict)
+    ccw_winner: str | None = None
     log: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -149,6 +165,15 @@ class CataclysmState:
             surrenders=list(self.surrenders),
             peace=[list(pair) for pair in self.peace],
             transfers=[list(item) for item in self.transfers],
+            minor_armies=list(self.minor_armies),
+            no_surprise=list(self.no_surprise),
+            civil_wars={
+                area: {side: list(aid) for side, aid in sides.items()}
+                for area, sides in self.civil_wars.items()
+            },
+            influence={area: list(owners) for area, owners in self.influence.items()},
+            chinese_armies=dict(self.chinese_armies),
+            chinese_aid={area: list(aid) for area, aid in self.chinese_aid.items()},
             log=list(self.log),
         )
 
@@ -221,6 +246,7 @@ def new_state(module: Module, scenario_id: str) -> CataclysmState:
         for area in module.areas.values()
         for index, base in enumerate(area.bases)
     }
+    scenario_maps = {map_id.value for map_id in scenario.maps}
     return CataclysmState(
         module_id=module.id,
         scenario=scenario.id,
@@ -238,6 +264,11 @@ def new_state(module: Module, scenario_id: str) -> CataclysmState:
         war_status=scenario.war_status,
         base_owners=base_owners,
         next_unit_id=len(units) + 1,
+        minor_armies=sorted(
+            area.id
+            for area in module.areas.values()
+            if area.minor_army is not None and area.map.value in scenario_maps
+        ),
     )
 
 
