@@ -186,17 +186,44 @@ def map_command(scenario_id: str | None, out: Path, module_dir: Path | None) -> 
 
 
 @app.command()
-@click.option("--attacker-dice", type=click.IntRange(1, 12), required=True, help="Dice the attacker rolls.")
+@click.option("--attacker-dice", type=click.IntRange(1, 12), default=None, help="Dice the attacker rolls.")
 @click.option(
     "--attacker-mod", type=int, default=0, show_default=True, help="Modifier to the attacker's result."
 )
-@click.option("--defender-dice", type=click.IntRange(1, 12), required=True, help="Dice the defender rolls.")
+@click.option("--defender-dice", type=click.IntRange(1, 12), default=None, help="Dice the defender rolls.")
 @click.option(
     "--defender-mod", type=int, default=0, show_default=True, help="Modifier to the defender's result."
 )
+@click.option(
+    "--situation",
+    "situation_file",
+    default=None,
+    metavar="FILE",
+    help="A JSON file describing the combat (- for stdin); see docs/cataclysm-odds.md.",
+)
 @JSON_OPTION
-def odds(attacker_dice: int, attacker_mod: int, defender_dice: int, defender_mod: int, as_json: bool) -> None:
-    """Exact odds of one combat roll-off from dice and modifiers (LR 2.8, 10.7), enumerated."""
+def odds(
+    attacker_dice: int | None,
+    attacker_mod: int,
+    defender_dice: int | None,
+    defender_mod: int,
+    situation_file: str | None,
+    as_json: bool,
+) -> None:
+    """Exact combat odds (LR 10): from dice and modifiers, or from a described --situation."""
+    if situation_file is not None:
+        ctx = click.get_current_context()
+        given = [
+            f"--{name.replace('_', '-')}"
+            for name in ("attacker_dice", "attacker_mod", "defender_dice", "defender_mod")
+            if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+        ]
+        if given:
+            raise click.UsageError(f"--situation describes the whole combat; leave out {', '.join(given)}")
+        _situation_odds(situation_file, as_json)
+        return
+    if attacker_dice is None or defender_dice is None:
+        raise click.UsageError("give --attacker-dice and --defender-dice, or --situation FILE")
     from grandstrategy.cataclysm.rules.dice import combat_odds
 
     result = combat_odds(attacker_dice, attacker_mod, defender_dice, defender_mod)
@@ -228,6 +255,101 @@ def odds(attacker_dice: int, attacker_mod: int, defender_dice: int, defender_mod
         f"tie {data['tie']:.2%} (1 loss each)"
     )
     click.echo("  loser's losses when not tied: " + ", ".join(f"{k}: {v:.2%}" for k, v in loser.items()))
+
+
+def _situation_odds(situation_file: str, as_json: bool) -> None:
+    """``odds --situation FILE``: read, enumerate, print JSON or a table."""
+    import sys
+
+    from grandstrategy.cataclysm.odds import load_situation, situation_odds
+
+    if situation_file == "-":
+        source = "stdin"
+        text = sys.stdin.read()
+    else:
+        source = situation_file
+        try:
+            text = Path(situation_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            raise UserInputError(f"cannot read situation file {situation_file}: {reason}") from None
+    result = situation_odds(load_situation(text, source))
+    if as_json:
+        _print_json(result.to_json())
+        return
+    click.echo(_render_situation_odds(result.to_json()), nl=False)
+
+
+def _render_situation_odds(data: dict[str, Any]) -> str:
+    """The readable form of ``odds --situation``: outcomes, losses, then the dice and why."""
+    import io
+
+    from rich.console import Console
+    from rich.table import Table
+
+    out = io.StringIO()
+    console = Console(file=out, width=110, color_system=None, highlight=False)
+    attacker, defender = data["attacker"], data["defender"]
+    kind = "strategic bombing" if data["strategic_bombing"] else f"{data['combat']} combat"
+    outcome = Table(title=f"{attacker} attacks {defender}: {kind} ({data['method']})")
+    outcome.add_column("outcome")
+    outcome.add_column("probability", justify="right")
+    outcome.add_row(f"{attacker} wins", f"{data['attacker_wins']:.2%}")
+    outcome.add_row(f"{defender} wins", f"{data['defender_wins']:.2%}")
+    outcome.add_row("tie (1 loss each)", f"{data['tie']:.2%}")
+    if data["combat"] != "air":
+        outcome.add_row(
+            f"triumph for {attacker}, disaster for {defender}", f"{data['triumph']['attacker']:.2%}"
+        )
+        outcome.add_row(
+            f"triumph for {defender}, disaster for {attacker}", f"{data['triumph']['defender']:.2%}"
+        )
+    if "resource_damaged" in data:
+        outcome.add_row("resource damaged", f"{data['resource_damaged']:.2%}")
+    outcome.add_row("loser may retreat voluntarily", f"{data['retreat_allowed']:.2%}")
+    console.print(outcome)
+
+    table = Table(title="Losses inflicted (before any voluntary retreat)")
+    table.add_column("losses", justify="right")
+    table.add_column(f"on {attacker}", justify="right")
+    table.add_column(f"on {defender}", justify="right")
+    keys = sorted({int(k) for k in data["attacker_losses"]} | {int(k) for k in data["defender_losses"]})
+    for key in keys:
+        a = data["attacker_losses"].get(str(key), 0.0)
+        d = data["defender_losses"].get(str(key), 0.0)
+        table.add_row(str(key), f"{a:.2%}", f"{d:.2%}")
+    console.print(table)
+
+    def dice(terms: dict[str, Any], role: str) -> str:
+        n, mod = terms[f"{role}_dice"], terms[f"{role}_modifier"]
+        return f"{n} {'die' if n == 1 else 'dice'} {mod:+d}"
+
+    air = data.get("air_combat")
+    if air:
+        console.print(
+            f"Air combat for superiority: {attacker} {dice(air['terms'], 'attacker')} vs {defender} "
+            f"{dice(air['terms'], 'defender')}; {attacker} wins {air['attacker_wins']:.2%}, "
+            f"{defender} wins {air['defender_wins']:.2%}, tie {air['tie']:.2%}"
+        )
+        for reason in air["terms"]["reasons"]:
+            console.print(f"  - {reason}")
+    for case in data["cases"]:
+        holder = case["air_superiority"]
+        if data["combat"] == "air":
+            head = "Air combat"
+        else:
+            who = {"attacker": attacker, "defender": defender}.get(holder, "neither side")
+            head = f"Air superiority to {who} ({case['probability']:.2%})"
+        terms = case["terms"]
+        console.print(
+            f"{head}: {attacker} {dice(terms, 'attacker')} vs {defender} {dice(terms, 'defender')}; "
+            f"{attacker} wins {case['attacker_wins']:.2%}"
+        )
+        for reason in terms["reasons"]:
+            console.print(f"  - {reason}")
+    for policy in data["policies"]:
+        console.print(f"Assumed: {policy}")
+    return out.getvalue()
 
 
 @app.command()

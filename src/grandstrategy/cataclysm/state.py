@@ -220,6 +220,8 @@ def new_state(module: Module, scenario_id: str) -> CataclysmState:
         if reserve is not None:
             flags += reserve.kind == "flag"
             offensives += reserve.kind in ("offensive", "resource")
+        for war in scenario.civil_wars:  # aid markers are the power's offensives (LR 8.5)
+            offensives += war.left.count(power_id) + war.right.count(power_id)
         limit = power.status_card[line.commitment].force_pool
         pool_size = max(0, limit - sum(used_units.values()))
         force_pool = _fill_force_pool(mix.units, used_units, pool_size)
@@ -247,6 +249,18 @@ def new_state(module: Module, scenario_id: str) -> CataclysmState:
         for index, base in enumerate(area.bases)
     }
     scenario_maps = {map_id.value for map_id in scenario.maps}
+    armies = scenario.chinese_armies
+    chinese_armies = (
+        {
+            area: faction
+            for faction, areas in (("gmd", armies.gmd), ("chicom", armies.chicom))
+            for area in areas
+            if module.area(area).map.value in scenario_maps
+        }
+        if armies is not None
+        else {}
+    )
+    in_civil_war = {war.area for war in scenario.civil_wars}
     return CataclysmState(
         module_id=module.id,
         scenario=scenario.id,
@@ -267,8 +281,12 @@ def new_state(module: Module, scenario_id: str) -> CataclysmState:
         minor_armies=sorted(
             area.id
             for area in module.areas.values()
-            if area.minor_army is not None and area.map.value in scenario_maps
+            if area.minor_army is not None and area.map.value in scenario_maps and area.id not in in_civil_war
         ),
+        civil_wars={
+            war.area: {"left": list(war.left), "right": list(war.right)} for war in scenario.civil_wars
+        },
+        chinese_armies=dict(sorted(chinese_armies.items())),
     )
 
 

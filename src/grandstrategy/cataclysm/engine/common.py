@@ -205,6 +205,16 @@ def counters_off_map(game: CataclysmGame) -> list[str]:
     return found
 
 
+def aid_and_influence(game: CataclysmGame) -> list[str]:
+    """Offensive markers standing on the map as aid or Influence, one ``offensive:<power>`` each
+    (LR 8.5, 11.2, 11.3, 11.4.5): they belong to neither the available box nor the cup."""
+    state = game.state
+    owners = [p for sides in state.civil_wars.values() for aid in sides.values() for p in aid]
+    owners += [p for aid in state.chinese_aid.values() for p in aid]
+    owners += [p for held in state.influence.values() for p in held]
+    return [f"offensive:{power}" for power in owners]
+
+
 def counters_in_play(game: CataclysmGame, power: str) -> Counter[str]:
     """The power's units and upgrade markers outside its force pool box, by counter (LR 4.1.1).
 

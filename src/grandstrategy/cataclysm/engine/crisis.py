@@ -1,19 +1,23 @@
 """Crisis rolls and events (LR 3.7.4, crisis tables): each event kind of the module has a handler.
 
-Civil wars, revolts and coups need the civil-war and operation rules (part 2); until then those
-events are logged and change nothing (docs/rules-coverage.md).
+Civil War and Revolt events roll on their sub-tables and start civil wars (LR 11.1, in
+``engine/civil_war.py``); Coup events give an ideology a chance at an uncontrolled country, with a
+diplomatic opportunity for its opponents when the coup fails (LR 5.7).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from grandstrategy.cataclysm.engine import civil_war
 from grandstrategy.cataclysm.engine.common import (
     effectiveness_check,
     gain_flag,
+    power_order,
     return_to_card,
     stability_test,
 )
+from grandstrategy.cataclysm.engine.control import change_control
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.engine.politics import garrisoned
@@ -21,7 +25,8 @@ from grandstrategy.cataclysm.module.schema import Commitment, Stability, WarStat
 from grandstrategy.cataclysm.rules.control import belligerent, controller, interests
 from grandstrategy.cataclysm.rules.dice import crisis_key
 
-NOT_YET = {"civil-war", "revolt", "coup"}
+NOT_YET: set[str] = set()
+"""Event kinds of the module that no handler implements yet (each is logged and changes nothing)."""
 
 
 @step("crisis-roll")
@@ -60,6 +65,10 @@ def _can_change(game: CataclysmGame, event: str, params: dict[str, Any]) -> bool
         return bool(_pact_targets(game, params["areas"]))
     if event == "failed-putsch":
         return bool(_putsch_targets(game, params["power"]))
+    if event in ("civil-war", "revolt"):
+        return civil_war.outbreak_possible(game, params["table"])
+    if event == "coup":
+        return bool(_coup_targets(game, params["areas"]) and _members(game, params["ideology"]))
     return True
 
 
@@ -216,8 +225,85 @@ def _war_weariness(game: CataclysmGame, current: Step) -> None:
             stability_test(game, power, "war weariness")
 
 
+@step("event-civil-war")
+def _civil_war(game: CataclysmGame, current: Step) -> None:
+    """Roll two dice, keep the higher, and start a civil war where the sub-table says (LR 11.1)."""
+    civil_war.start_outbreak(game, current["params"]["table"], "civil war")
+
+
+@step("event-revolt")
+def _revolt(game: CataclysmGame, current: Step) -> None:
+    """A Revolt or Colonial Revolt is a civil-war sub-table of the Wartime table (LR 11.1, L2974)."""
+    civil_war.start_outbreak(game, current["params"]["table"], "revolt")
+
+
+def _coup_targets(game: CataclysmGame, areas: list[str]) -> list[str]:
+    """Listed countries in play that nobody controls and that are not in civil war (LR 5.7)."""
+    state, module = game.state, game.module
+    in_play = set(module.in_play_ids(state.maps))
+    return sorted(
+        a
+        for a in areas
+        if a in in_play and controller(module, state, a) is None and a not in state.civil_wars
+    )
+
+
+@step("event-coup")
+def _coup(game: CataclysmGame, current: Step) -> None:
+    """The most effective active power of the coup's ideology picks one uncontrolled listed country
+    and checks its effectiveness to gain control of it (docs/decisions.md)."""
+    ideology, areas = current["params"]["ideology"], current["params"]["areas"]
+    targets = _coup_targets(game, areas)
+    plotters = power_order(game, decreasing=True, powers=_members(game, ideology))
+    if not targets or not plotters:
+        game.note("no uncontrolled country or no power for the coup: no effect")
+        return
+    leader = plotters[0]
+    if len(targets) == 1:
+        game.push("coup-target", choice=targets[0], power=leader, ideology=ideology)
+        return
+    game.ask(
+        leader,
+        "coup: choose the uncontrolled country it strikes (crisis; LR 5.7)",
+        targets,
+        "coup-target",
+        power=leader,
+        ideology=ideology,
+    )
+
+
+@step("coup-target")
+def _coup_target(game: CataclysmGame, current: Step) -> None:
+    effectiveness_check(
+        game,
+        current["power"],
+        f"coup in {current['choice']}",
+        "coup-result",
+        area=current["choice"],
+        power=current["power"],
+        ideology=current["ideology"],
+    )
+
+
+@step("coup-result")
+def _coup_result(game: CataclysmGame, current: Step) -> None:
+    """Success gains control (LR 2.2.4); failure gives the opposing powers a diplomatic opportunity,
+    in decreasing effectiveness order (LR 5.7)."""
+    area = current["area"]
+    if current["success"]:
+        change_control(game, area, current["power"])
+        return
+    opposing = [
+        p
+        for p in power_order(game, decreasing=True)
+        if game.module.powers[p].ideology.value != current["ideology"]
+    ]
+    game.note(f"the coup in {area} fails: diplomatic opportunity for {', '.join(opposing)} (LR 5.7)")
+    game.push("opportunity", area=area, powers=opposing)
+
+
 def _not_yet(game: CataclysmGame, current: Step) -> None:
-    game.note("civil wars, revolts and coups come with the civil-war rules (part 2): no effect yet")
+    game.note("this crisis event has no handler yet: no effect")
 
 
 for _kind in NOT_YET:

@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from grandstrategy.cataclysm.engine.common import counters_in_play, counters_off_map, parse_counter
+from grandstrategy.cataclysm.engine.common import (
+    aid_and_influence,
+    counters_in_play,
+    counters_off_map,
+    parse_counter,
+)
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.module.scenario_checks import occupation_limits
 from grandstrategy.cataclysm.rules.control import production_sites
@@ -19,7 +24,7 @@ def problems(game: CataclysmGame) -> list[str]:
     """Every broken invariant, as a sentence; empty when all hold."""
     state, module = game.state, game.module
     found: list[str] = []
-    places = counters_off_map(game)
+    places = counters_off_map(game) + aid_and_influence(game)  # aid and Influence: LR 11.2, 11.3
     if any(parse_counter(c)[0] == "resource" for c in state.cup):
         found.append("a resource marker is in the cup (LR 3.2.4)")
     markers = Counter(parse_counter(c)[0] for c in places)

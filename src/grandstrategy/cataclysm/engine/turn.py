@@ -189,10 +189,9 @@ def _drawn(game: CataclysmGame, current: Step) -> None:
     if kind == "home-front":
         game.then({"do": "home-front", "counter": counter}, {"do": "action-window"})
         return
-    if kind == "cw-resolution":
-        game.note("Civil War Resolution: civil wars are not yet modelled (rules part 2)")
+    if kind == "cw-resolution":  # LR 3.7.7, 11.3: resolve every civil war; the marker waits for next turn
         next_turn_box(game, counter)
-        game.push("action-window")
+        game.then({"do": "cw-resolution"}, {"do": "action-window"})
         return
     if game.state.economic_setback:  # crisis 3-3 (LR L2971)
         game.state.economic_setback = False

@@ -444,6 +444,30 @@ class ReserveCounter(Record):
     type: Slug | None = None
 
 
+class CivilWarSetup(Record):
+    """A civil war in progress when a scenario opens (LR 11.0): its area and the powers whose aid
+    sits on each faction (one entry per aid marker, taken from the power's available offensives)."""
+
+    area: Slug
+    left: list[Slug] = Field(default_factory=list)
+    right: list[Slug] = Field(default_factory=list)
+
+
+class ChineseArmies(Record):
+    """The Chinese armies when a scenario opens (LR 11.4.1): the countries each faction holds."""
+
+    gmd: list[Slug] = Field(default_factory=list)
+    chicom: list[Slug] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _one_army_each(self) -> ChineseArmies:
+        areas = [*self.gmd, *self.chicom]
+        doubled = sorted({area for area in areas if areas.count(area) > 1})
+        if doubled:
+            raise ValueError(f"at most one Chinese army per country (LR 11.4.1): {', '.join(doubled)}")
+        return self
+
+
 class Scenario(Record):
     """A scenario: start and end, maps in play, every piece's starting place, the record display."""
 
@@ -466,6 +490,8 @@ class Scenario(Record):
     alliances: dict[Ideology, list[Slug]] = Field(default_factory=dict)
     wars: list[tuple[list[Slug], list[Slug]]] = Field(default_factory=list)
     postures: dict[Slug, Posture] = Field(default_factory=dict)
+    civil_wars: list[CivilWarSetup] = Field(default_factory=list)
+    chinese_armies: ChineseArmies | None = None
 
     @model_validator(mode="after")
     def _turns(self) -> Scenario:
