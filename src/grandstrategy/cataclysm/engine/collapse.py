@@ -19,6 +19,7 @@ from grandstrategy.cataclysm.engine.common import (
     stability_step,
 )
 from grandstrategy.cataclysm.engine.control import change_control
+from grandstrategy.cataclysm.engine.displacement import sweep
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, die_outcomes, step
 from grandstrategy.cataclysm.module.schema import AreaStatus, Commitment, Stability
@@ -155,6 +156,7 @@ def _takeover_answer(game: CataclysmGame, current: Step) -> None:
 @step("surrender-remove")
 def _surrender_remove(game: CataclysmGame, current: Step) -> None:
     """Steps 4-6 and 9 of LR 5.5.4: alliances break, pieces go, neutral cubes, the Surrender marker."""
+    sweep(game)  # units relying on its bases or areas may have to leave (LR 7.1.2)
     state, module = game.state, game.module
     power = current["power"]
     line = state.powers[power]
@@ -315,6 +317,7 @@ def _leave_alliances(game: CataclysmGame, power: str) -> None:
         if power in members:
             members.remove(power)
             game.note(f"{power} leaves its alliance")
+            sweep(game)  # former allies' units may have to leave (LR 6.1.4)
             if len(members) < 2:
                 del game.state.alliances[ideology]
 
@@ -352,6 +355,7 @@ def _armistice_settle(game: CataclysmGame, current: Step) -> None:
     for enemy in sorted(accepted):
         state.peace.append(sorted((power, enemy)))
     state.wars = group_wars(module, enemy_pairs(state))
+    sweep(game)  # units no longer allowed to stay leave (LR 5.6.2)
     game.note(f"armistice between {power} and {', '.join(sorted(accepted))}")
     for members in list(state.alliances.values()):
         peacemakers = [m for m in members if m in accepted]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from grandstrategy.cataclysm.engine.common import flag_step, stability_step
+from grandstrategy.cataclysm.engine.displacement import sweep
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.module.schema import AreaStatus, Ideology
 from grandstrategy.cataclysm.rules.control import at_war, controller, interests, victory_points
@@ -29,6 +30,10 @@ def change_control(game: CataclysmGame, area_id: str, gainer: str) -> None:
         and area_id in interests(module, state, power)
     ]
     state.cubes.pop(area_id, None)
+    from grandstrategy.cataclysm.engine.civil_war import control_changed  # it imports this module
+
+    control_changed(game, area_id)  # a civil war there ends; aid and Influence go back (LR 11.0)
+    sweep(game)  # units that may not share the area with the new controller leave (LR 7.1)
     owner = area.owner
     if (
         owner is not None

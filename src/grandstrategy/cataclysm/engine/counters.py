@@ -4,20 +4,16 @@ from __future__ import annotations
 
 from grandstrategy.cataclysm.engine import politics
 from grandstrategy.cataclysm.engine.common import (
-    build_options,
     parse_counter,
     return_to_card,
-    take_built,
     to_reserve,
 )
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
-from grandstrategy.cataclysm.engine.special import flip_rhineland
 from grandstrategy.cataclysm.module.scenario_checks import occupation_limits
 from grandstrategy.cataclysm.module.schema import AreaType, Commitment
 from grandstrategy.cataclysm.rules.arithmetic import military_actions
-from grandstrategy.cataclysm.rules.control import belligerent, production_sites
-from grandstrategy.cataclysm.rules.economy import build_cost
+from grandstrategy.cataclysm.rules.control import production_sites
 from grandstrategy.cataclysm.rules.special import ignores_restricted
 from grandstrategy.cataclysm.rules.supply import loc_reach
 from grandstrategy.cataclysm.state import Unit
@@ -106,7 +102,7 @@ def _play_counter(game: CataclysmGame, current: Step) -> None:
             count, game.module.powers[power].status_card[line.commitment].military_actions
         )
         game.note(f"{power} plays an offensive for {actions} military action(s)")
-        game.push("military-action", power=power, left=actions)
+        game.push("military-action", power=power, left=actions, deployed=[], only=None)
     elif kind == "unit" and detail is not None:
         game.ask(
             power,
@@ -166,6 +162,9 @@ def _place_unit(game: CataclysmGame, current: Step) -> None:
     area = game.module.area(current["choice"])
     coast = sorted(area.coasts)[0] if area.coasts else None
     state.units.append(Unit(state.next_unit_id, current["power"], current["unit_type"], area.id, coast))
+    game.push(
+        "deploy", power=current["power"], units=[state.next_unit_id], moved=[], offensive=False
+    )  # LR 3.7.2
     state.next_unit_id += 1
     game.note(f"{current['power']} places a {current['unit_type']} in {area.name}")
 
@@ -191,49 +190,3 @@ def _upgrade_unit(game: CataclysmGame, current: Step) -> None:
     key = f"upgrade:{current['marker']}"
     line.force_pool[key] = line.force_pool.get(key, 0) + 1  # the marker goes back to the force pool
     game.note(f"{current['power']} upgrades its unit in {unit.area} to a {upgraded}")
-
-
-@step("military-action")
-def _military_action(game: CataclysmGame, current: Step) -> None:
-    """Spend an offensive's military actions one at a time (LR 8.1).
-
-    Builds need a belligerent power (LR 8.3); deployment, operations and intervention come later.
-    """
-    power, left = current["power"], current["left"]
-    if left <= 0:
-        return
-    options = ["forfeit"]
-    if power == "germany" and "rhineland" in game.state.markers:
-        options.append("remilitarize rhineland")  # LR 12.1.1: by a military action too
-    if belligerent(game.state, power):
-        options += build_options(game, power, left)
-    game.ask(
-        power,
-        f"military action ({left} left; LR 8.0)",
-        options,
-        "military-action-answer",
-        power=power,
-        left=left,
-    )
-
-
-@step("military-action-answer")
-def _military_action_answer(game: CataclysmGame, current: Step) -> None:
-    power, left, choice = current["power"], current["left"], current["choice"]
-    if choice == "forfeit":
-        game.note(f"{power} forfeits {left} military action(s)")
-        return
-    if choice == "remilitarize rhineland":
-        game.push("military-action", power=power, left=left - 1)
-        flip_rhineland(game)
-        return
-    item = choice.removeprefix("build ")
-    cost, next_turn = build_cost(game.module, power, item)
-    counter = take_built(game, power, item)
-    if next_turn:
-        game.state.turn_track.setdefault(game.state.turn + 2, []).append(counter)
-    else:
-        game.state.cup.append(counter)  # built counters go to the cup, never the reserve (LR 8.3)
-        game.state.cup.sort()
-    game.note(f"{power} builds {item}")
-    game.push("military-action", power=power, left=left - cost)

@@ -14,10 +14,10 @@ from grandstrategy.cataclysm.engine.common import (
     counters_off_map,
     parse_counter,
 )
+from grandstrategy.cataclysm.engine.displacement import sweep_pending
 from grandstrategy.cataclysm.engine.game import CataclysmGame
-from grandstrategy.cataclysm.module.scenario_checks import occupation_limits
 from grandstrategy.cataclysm.rules.control import production_sites
-from grandstrategy.cataclysm.rules.special import ignores_restricted
+from grandstrategy.cataclysm.rules.occupation import violations
 
 
 def problems(game: CataclysmGame) -> list[str]:
@@ -73,29 +73,16 @@ def problems(game: CataclysmGame) -> list[str]:
 
 
 def _occupation(game: CataclysmGame) -> list[str]:
-    """Occupation limits per ideology per area (LR 7.1); new units may crowd a production site."""
+    """Occupation limits per ideology per area (LR 7.1).
+
+    New units may crowd a production site; an operation's target may hold up to the operation's
+    allowance until the operation ends; and nothing is checked while units that must leave are
+    still leaving.
+    """
     state, module = game.state, game.module
-    load: dict[tuple[str, str], Counter[str]] = {}
-    for unit in state.units:
-        kind = module.unit_types[unit.type].unit_class
-        counts = load.setdefault((unit.area, module.powers[unit.power].ideology.value), Counter())
-        counts[kind] += 1
-        counts["fortress"] += unit.type == "fortress"
-    sites = {site for power in state.powers for site in production_sites(module, state, power)}
-    found = []
-    for (area_id, ideology), counts in load.items():
-        area = module.area(area_id)
-        if area.remote or area_id in sites:
-            continue
-        soviet = any(
-            u.power == "soviet-union" and ignores_restricted(module, state, u.power, area_id)
-            for u in state.units
-            if u.area == area_id
-        )
-        limits = occupation_limits(module, area_id, counts["logistics"] > 0, restricted=not soviet)
-        for piece, limit in limits.items():
-            if counts[piece] > limit:
-                found.append(
-                    f"{ideology} has {counts[piece]} {piece} unit(s) in {area_id}; at most {limit} (LR 7.1)"
-                )
-    return found
+    if sweep_pending(game):
+        return []
+    exempt = {site for power in state.powers for site in production_sites(module, state, power)}
+    frames = [*game.stack, *([game.pending["then"]] if game.pending is not None else [])]
+    exempt |= {frame["op"]["target"] for frame in frames if isinstance(frame.get("op"), dict)}
+    return violations(module, state, exempt=exempt)

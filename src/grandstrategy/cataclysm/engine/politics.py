@@ -9,6 +9,7 @@ from grandstrategy.cataclysm.engine import alliance, special
 from grandstrategy.cataclysm.engine.common import (
     counters_in_play,
     effectiveness_check,
+    flag_step,
     gain_flag,
     home_front_modifier,
 )
@@ -60,6 +61,7 @@ def political_options(game: CataclysmGame, power: str) -> list[str]:
         if belligerent(state, power) or belligerent(state, other):
             options.append(f"pressure {other}")
     options.append("maneuvers")
+    options += war_declarations(game, power)
     options += special.special_options(game, power)
     options += posture_options(game, power)
     options += alliance.alliance_options(game, power)
@@ -69,7 +71,38 @@ def political_options(game: CataclysmGame, power: str) -> list[str]:
             continue
         if controller(module, state, area_id) == power or garrisoned(game, area_id):
             continue
+        if area_id in state.civil_wars:
+            continue  # no diplomacy against a country in civil war (LR 11.0)
         options.append(f"diplomacy {area_id}")
+    return options
+
+
+def war_declarations(game: CataclysmGame, power: str) -> list[str]:
+    """``declare-war X`` (or ``X+Y`` for allies) for each declaration an operation could follow (LR 6.2)."""
+    from grandstrategy.cataclysm.engine.operations import operation_options
+    from grandstrategy.cataclysm.engine.war_start import make_war, may_declare_war
+
+    state, module = game.state, game.module
+    if may_declare_war(game, power) is not None:
+        return []
+    groups: list[list[str]] = []
+    for other, line in state.powers.items():
+        if not line.active or module.powers[other].ideology is module.powers[power].ideology:
+            continue
+        if at_war(state, power, other) or may_declare_war(game, power, other) is not None:
+            continue
+        groups.append([other])
+    for members in state.alliances.values():
+        targets = sorted(m for m in members if [m] in groups)
+        if len(targets) > 1:
+            groups.append(targets)
+    options = []
+    for targets in groups:
+        trial = game.clone()
+        trial.state.log = []
+        make_war(trial, [(power, t) for t in targets])
+        if operation_options(trial, power, 1, deployed=[], against=targets):
+            options.append(f"declare-war {'+'.join(targets)}")
     return options
 
 
@@ -154,7 +187,16 @@ def _political_result(game: CataclysmGame, current: Step) -> None:
     elif action == "pressure":
         gain_flag(game, target, f"pressure by {power}")
     elif action == "maneuvers":
-        game.push("military-action", power=power, left=1)
+        game.push("military-action", power=power, left=1, deployed=[], only=None)
+    elif action == "declare-war":
+        from grandstrategy.cataclysm.engine.war_start import start_war
+
+        targets = target.split("+")
+        game.push(
+            "military-action", power=power, left=1, deployed=[], only=targets
+        )  # LR 6.2: then one operation
+        game.then(*(flag_step(t, f"war declared by {power}") for t in targets))
+        start_war(game, [power], targets, reason="declaration of war")
     elif action == "diplomacy":
         change_control(game, target, power)
     elif action == "escalation":

@@ -9,7 +9,14 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-from grandstrategy.cataclysm.engine import collapse, counters, crisis, production  # noqa: F401  (register steps)
+from grandstrategy.cataclysm.engine import (  # noqa: F401  (register steps)
+    collapse,
+    combat,
+    counters,
+    crisis,
+    military,
+    production,
+)
 from grandstrategy.cataclysm.engine.common import (
     counter_power,
     flag_step,
@@ -238,6 +245,7 @@ def _home_front(game: CataclysmGame, current: Step) -> None:
         return
     if line.posture is not None and not line.posture_changed:  # after the test, a posture change (LR 12.3)
         game.push("home-front-posture", power=power)
+    game.push("deploy", power=power, units=None, moved=[], offensive=False)  # then a deployment (LR 3.7.6)
     if line.commitment is not Commitment.CIVILIAN:
         stability_test(game, power, "home front", modifier=home_front_modifier(game, power))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from grandstrategy.cataclysm.engine.control import check_status_quo
+from grandstrategy.cataclysm.engine.displacement import sweep
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.module.schema import Ideology, WarStatus
 from grandstrategy.cataclysm.rules.control import at_war, belligerent
@@ -12,6 +13,7 @@ from grandstrategy.cataclysm.rules.war import global_war_last_turn, global_war_n
 def after_war_change(game: CataclysmGame) -> None:
     """Update the war status and the special rules that end when powers go to war."""
     state, module = game.state, game.module
+    sweep(game)  # units may have lost the right to stay (LR 5.6.2, 7.1.2)
     if state.wars and state.war_status is WarStatus.NONE:
         state.war_status = WarStatus.LIMITED  # Lend Lease becomes available (LR 5.6.4)
         game.note("Limited War: the first war of the game has begun")

@@ -112,6 +112,9 @@ def _own_interests(module: Module, state: CataclysmState, power: str) -> set[str
             and area.id in state.special_bases
         ):
             found.add(area.id)
+    from grandstrategy.cataclysm.rules.civil_war import aid_interests  # civil_war imports this module
+
+    found |= aid_interests(state, power)  # aid and Influence give an interest (LR 5.1, 11.2)
     return found & set(in_play)
 
 

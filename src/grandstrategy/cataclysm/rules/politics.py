@@ -149,7 +149,7 @@ def diplomacy_modifier(module: Module, state: CataclysmState, power: str, area_i
     """The modifier to a diplomacy check against a country (LR 6.3, 2.3.7), before posture.
 
     Minus the country's resistance (one per neutral cube where there are any), -1 if an enemy
-    controls it.
+    controls it; +1 with the power's Influence, -1 against a Chinese army (LR 11).
     """
     area = module.area(area_id)
     neutral = state.cubes.get(area_id, {}).get("neutral", 0)
@@ -157,4 +157,6 @@ def diplomacy_modifier(module: Module, state: CataclysmState, power: str, area_i
     holder = controller(module, state, area_id)
     if holder is not None and at_war(state, power, holder):
         modifier -= 1
-    return modifier
+    from grandstrategy.cataclysm.rules import civil_war  # civil_war imports this module
+
+    return modifier + civil_war.diplomacy_modifier(state, power, area_id)  # LR 11.3, 11.4.3

@@ -100,6 +100,8 @@ def loc_reach(
             return False
         if module.is_sea(area_id):
             return area_id not in enemy_seas and (near_ports is None or area_id in near_ports)
+        if area_id in state.chinese_armies:
+            return False  # a Chinese army's country is friendly to nobody (LR 11.4.2)
         holder = controller(module, state, area_id)
         return holder is not None and _friendly_to_any(module, state, tracers, holder)
 

@@ -1,0 +1,217 @@
+"""Military actions (LR 8): the menu of an offensive's actions, builds and deployment.
+
+An offensive's actions are spent one at a time (LR 8.1); the step ``military-action`` carries how
+many are left and which units deployed earlier in the same offensive (they may not be activated
+later in it, LR 8.4.2). Operations are declared here and resolved in ``operations.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grandstrategy.cataclysm.engine import operations
+from grandstrategy.cataclysm.engine.common import build_options, take_built
+from grandstrategy.cataclysm.engine.game import CataclysmGame
+from grandstrategy.cataclysm.engine.machine import Step, step
+from grandstrategy.cataclysm.engine.special import flip_rhineland
+from grandstrategy.cataclysm.rules.control import belligerent
+from grandstrategy.cataclysm.rules.economy import build_cost
+from grandstrategy.cataclysm.rules.movement import deployment_destinations, may_withdraw
+from grandstrategy.cataclysm.state import Unit
+
+
+def military_action(
+    game: CataclysmGame, power: str, left: int, *, only_operation: list[str] | None = None
+) -> None:
+    """Offer ``left`` military actions to ``power`` next (LR 8.0).
+
+    ``only_operation`` limits the menu to operations against these powers (the one operation a
+    declaration of war gives, LR 6.2).
+    """
+    game.push("military-action", power=power, left=left, deployed=[], only=only_operation)
+
+
+def _intervention_options(game: CataclysmGame, power: str) -> list[str]:
+    try:
+        from grandstrategy.cataclysm.engine.civil_war import intervention_options
+    except ImportError:  # pragma: no cover - the civil-war module is optional while it is built
+        return []
+    return list(intervention_options(game, power))
+
+
+@step("military-action")
+def _military_action(game: CataclysmGame, current: Step) -> None:
+    """Spend an offensive's military actions one at a time (LR 8.1)."""
+    power, left = current["power"], current["left"]
+    if left <= 0 or not game.state.powers[power].active or game.state.result is not None:
+        return
+    only = current.get("only")
+    targets = operations.operation_options(game, power, left, deployed=current["deployed"], against=only)
+    if only is not None:
+        options = targets or ["cancel"]
+    else:
+        options = ["forfeit"]
+        if power == "germany" and "rhineland" in game.state.markers:
+            options.append("remilitarize rhineland")  # LR 12.1.1: by a military action too
+        if belligerent(game.state, power):
+            options += build_options(game, power, left)
+        if _deployable(game, power, None):
+            options.append("deploy")
+        options += _intervention_options(game, power)
+        options += targets
+    game.ask(
+        power,
+        f"military action ({left} left; LR 8.0)",
+        options,
+        "military-action-answer",
+        **{k: v for k, v in current.items() if k != "do"},
+    )
+
+
+@step("military-action-answer")
+def _military_action_answer(game: CataclysmGame, current: Step) -> None:
+    power, left, choice = current["power"], current["left"], current["choice"]
+    deployed: list[int] = current["deployed"]
+    rest: dict[str, Any] = {"power": power, "deployed": deployed, "only": current.get("only")}
+    if choice == "forfeit":
+        game.note(f"{power} forfeits {left} military action(s)")
+        return
+    if choice == "cancel":
+        game.stack.append({"do": "dow-cancelled", "power": power})
+        return
+    if choice == "remilitarize rhineland":
+        game.push("military-action", left=left - 1, **rest)
+        flip_rhineland(game)
+        return
+    if choice == "deploy":
+        game.push("military-action", left=left - 1, **rest)
+        game.push("deploy", power=power, units=None, moved=[], offensive=True)
+        game.note(f"{power} deploys (LR 8.4)")
+        return
+    if choice.startswith("intervene"):
+        game.push("military-action", left=left - 1, **rest)
+        game.push("intervene", power=power, choice=choice)
+        return
+    if choice.startswith("build "):
+        item = choice.removeprefix("build ")
+        cost, next_turn = build_cost(game.module, power, item)
+        counter = take_built(game, power, item)
+        if next_turn:
+            game.state.turn_track.setdefault(game.state.turn + 2, []).append(counter)
+        else:
+            game.state.cup.append(counter)  # built counters go to the cup, never the reserve (LR 8.3)
+            game.state.cup.sort()
+        game.note(f"{power} builds {item}")
+        game.push("military-action", left=left - cost, **rest)
+        return
+    operations.declare(game, power, choice, left=left, deployed=deployed, only=current.get("only"))
+
+
+# ---- deployment (LR 8.4) -------------------------------------------------------------------------
+
+
+def _movers(game: CataclysmGame, power: str, units: list[int] | None) -> list[Unit]:
+    mine = [u for u in game.state.units if u.power == power and (units is None or u.id in units)]
+    return mine
+
+
+def _deployable(game: CataclysmGame, power: str, units: list[int] | None) -> bool:
+    module, state = game.module, game.state
+    for unit in _movers(game, power, units):
+        if deployment_destinations(module, state, unit) or may_withdraw(module, state, unit):
+            return True
+    return False
+
+
+def deploy(game: CataclysmGame, power: str, units: list[int] | None, *, offensive: bool = False) -> None:
+    """Run a deployment action next: of ``units`` (ids), or of all the power's units when None."""
+    game.push("deploy", power=power, units=units, moved=[], offensive=offensive)
+
+
+def unit_label(game: CataclysmGame, unit: Unit) -> str:
+    """How a unit is named in options: ``#12 tank-army in Silesia``."""
+    return f"#{unit.id} {unit.type} in {game.module.area(unit.area).name}"
+
+
+@step("deploy")
+def _deploy(game: CataclysmGame, current: Step) -> None:
+    """Move the power's units one at a time, any number of times (LR 8.4)."""
+    power = current["power"]
+    if not game.state.powers[power].active:
+        return
+    module, state = game.module, game.state
+    options = ["done"]
+    for unit in _movers(game, power, current["units"]):
+        if deployment_destinations(module, state, unit):
+            options.append(f"move {unit_label(game, unit)}")
+        if may_withdraw(module, state, unit):
+            options.append(f"withdraw {unit_label(game, unit)}")
+    if len(options) == 1:
+        return
+    game.ask(
+        power,
+        "deployment: move a unit, or done (LR 8.4)",
+        options,
+        "deploy-answer",
+        **{k: v for k, v in current.items() if k != "do"},
+    )
+
+
+def unit_by_label(game: CataclysmGame, text: str) -> Unit:
+    """The unit an option names by its ``#id``."""
+    unit_id = int(text.split("#", 1)[1].split()[0])
+    return next(u for u in game.state.units if u.id == unit_id)
+
+
+@step("deploy-answer")
+def _deploy_answer(game: CataclysmGame, current: Step) -> None:
+    choice = current["choice"]
+    if choice == "done":
+        _note_deployed(game, current)
+        return
+    rest = {k: v for k, v in current.items() if k not in ("do", "choice")}
+    unit = unit_by_label(game, choice)
+    if choice.startswith("withdraw"):  # LR 8.4.1: back to the cup, never the reserve
+        game.state.units.remove(unit)
+        game.state.cup.append(f"unit:{unit.power}:{unit.type}")
+        game.state.cup.sort()
+        game.note(
+            f"{unit.power} withdraws its {unit.type} from {game.module.area(unit.area).name} to the cup"
+        )
+        game.push("deploy", **rest)
+        return
+    destinations = deployment_destinations(game.module, game.state, unit)
+    game.ask(
+        current["power"],
+        f"deployment: where does {unit_label(game, unit)} go? (LR 7.2, 8.4)",
+        [game.module.area(a).name for a in destinations],
+        "deploy-move",
+        unit=unit.id,
+        **rest,
+    )
+
+
+@step("deploy-move")
+def _deploy_move(game: CataclysmGame, current: Step) -> None:
+    unit = next(u for u in game.state.units if u.id == current["unit"])
+    area_id = game.module.find_area(current["choice"])
+    assert area_id is not None
+    game.note(
+        f"{unit.power} moves its {unit.type} from {game.module.area(unit.area).name} to {current['choice']}"
+    )
+    unit.area = area_id
+    area = game.module.area(area_id)
+    unit.coast = sorted(area.coasts)[0] if area.coasts else None
+    moved = sorted({*current["moved"], unit.id})
+    rest = {k: v for k, v in current.items() if k not in ("do", "choice", "unit", "moved")}
+    game.push("deploy", moved=moved, **rest)
+
+
+def _note_deployed(game: CataclysmGame, current: Step) -> None:
+    """Units moved by an offensive's deployment may not be activated later in it (LR 8.4.2)."""
+    if not current.get("offensive"):
+        return
+    for frame in reversed(game.stack):
+        if frame.get("do") == "military-action" and frame.get("power") == current["power"]:
+            frame["deployed"] = sorted({*frame["deployed"], *current["moved"]})
+            return

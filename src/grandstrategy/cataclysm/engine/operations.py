@@ -1,0 +1,643 @@
+"""Operations (LR 9): choosing a target, activating units, and the operation sequence up to combat.
+
+An operation travels through the steps as one JSON record, ``op``: who attacks what, with which
+units, the augmentation, supply, the invasion path and the support. Combat itself (LR 10) is in
+``combat.py``. The menu offers one option per kind of operation and target, e.g.
+``land operation against Poland`` or ``surprise naval operation against Hawaii``; the units are
+then activated one at a time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grandstrategy.cataclysm.engine.common import effectiveness_check, flag_step, power_order
+from grandstrategy.cataclysm.engine.game import CataclysmGame
+from grandstrategy.cataclysm.engine.machine import Step, step
+from grandstrategy.cataclysm.engine.politics import garrisoned
+from grandstrategy.cataclysm.engine.war_start import start_war
+from grandstrategy.cataclysm.module.schema import AreaType, Commitment, Ideology
+from grandstrategy.cataclysm.rules.control import (
+    allied,
+    at_war,
+    belligerent,
+    controller,
+    friendly_powers,
+    interests,
+    is_country,
+)
+from grandstrategy.cataclysm.rules.movement import (
+    friendly_airfields,
+    in_op_range,
+    invasion_paths,
+    support_possible,
+)
+from grandstrategy.cataclysm.rules.occupation import may_stop
+from grandstrategy.cataclysm.rules.supply import friendly_ports, loc_reach
+from grandstrategy.cataclysm.state import Unit
+
+ARMIES = ("infantry-army", "tank-army")
+FLEETS = ("surface-fleet", "carrier-fleet")
+AIR = ("tactical-air", "strategic-air")
+
+# option label -> (combat kind, variant)
+KINDS: dict[str, tuple[str, str | None]] = {
+    "land operation against": ("land", None),
+    "invasion of": ("land", "invasion"),
+    "naval operation against": ("naval", None),
+    "base capture at": ("naval", "base-capture"),
+    "air operation against": ("air", None),
+    "strategic bombing of": ("air", "strategic-bombing"),
+}
+
+
+def unit_class(game: CataclysmGame, unit_type: str) -> str:
+    """``land``, ``naval``, ``air`` or ``logistics``."""
+    return game.module.unit_types[unit_type].unit_class
+
+
+def ideology_of(game: CataclysmGame, power: str) -> Ideology:
+    return game.module.powers[power].ideology
+
+
+def _opposing(game: CataclysmGame, a: str, b: str) -> bool:
+    return ideology_of(game, a) is not ideology_of(game, b)
+
+
+# ---- what may be attacked (LR 9.1, 9.3–9.5, 9.7, 9.8, 12) ------------------------------------
+
+
+def _bases(game: CataclysmGame, area_id: str) -> list[tuple[str, str | None]]:
+    """(key, owner) of each base printed in the area, with its current owner."""
+    area = game.module.area(area_id)
+    return [
+        (f"{area_id}#{i}", game.state.base_owners.get(f"{area_id}#{i}"))
+        for i in range(len(area.bases))
+        if f"{area_id}#{i}" in game.state.base_owners
+    ]
+
+
+def _hostile_units(game: CataclysmGame, power: str, area_id: str, *, surprise: bool) -> list[Unit]:
+    """Units in the area that the power may attack: enemies' (or, by surprise, non-enemy opposing powers')."""
+    return [
+        u
+        for u in game.state.units
+        if u.area == area_id and _target_power(game, power, u.power, surprise=surprise)
+    ]
+
+
+def _target_power(game: CataclysmGame, power: str, other: str | None, *, surprise: bool) -> bool:
+    if other is None or other == power or other not in game.state.powers:
+        return False
+    if not game.state.powers[other].active:
+        return False
+    if surprise:
+        return _opposing(game, power, other) and not at_war(game.state, power, other)
+    return at_war(game.state, power, other)
+
+
+def may_surprise(game: CataclysmGame, power: str) -> bool:
+    """A Fascist power at mobilization or total war may attack by surprise (LR 9.8)."""
+    line = game.state.powers[power]
+    return ideology_of(game, power) is Ideology.FASCISM and line.commitment in (
+        Commitment.MOBILIZATION,
+        Commitment.TOTAL_WAR,
+    )
+
+
+def valid_target(
+    game: CataclysmGame, power: str, kind: str, variant: str | None, target: str, *, surprise: bool
+) -> bool:
+    """Whether ``target`` may be the target of this kind of operation by ``power`` (LR 9.1–9.5, 9.7, 9.8)."""
+    module, state = game.module, game.state
+    area = module.area(target)
+    if area.map.value not in state.maps:
+        return False
+    if "wnt" in state.markers and area.wnt_zone:
+        return False  # LR 12: nobody attacks Pacific-Ocean areas under the Washington Naval Treaty
+    holder = controller(module, state, target)
+    if holder is not None and holder in module.powers and not _opposing(game, power, holder):
+        return False  # never an area a same-ideology power controls (LR 9.1)
+    hostile_holder = _target_power(game, power, holder, surprise=surprise)
+    units = _hostile_units(game, power, target, surprise=surprise)
+    classes = {unit_class(game, u.type) for u in units}
+    if kind == "land":
+        if area.type is AreaType.SEA:
+            return False
+        if surprise:
+            return hostile_holder or bool(units)
+        if hostile_holder or "land" in classes:
+            return True
+        if is_country(module, state, target) and not garrisoned(game, target):
+            # LR 9.7: Democracies need to be at war to attack an ungarrisoned country
+            return ideology_of(game, power) is not Ideology.DEMOCRACY or belligerent(state, power)
+        return False
+    if kind == "naval":
+        if variant == "base-capture":
+            for _, owner in _bases(game, target):
+                if owner is None and not surprise:
+                    if ideology_of(game, power) is not Ideology.DEMOCRACY or belligerent(state, power):
+                        return True
+                elif _target_power(game, power, owner, surprise=surprise):
+                    return True
+            return False
+        return any(u.type in (*FLEETS, "submarine-pack", "strategic-air") for u in units)
+    if variant == "strategic-bombing":
+        return area.type is not AreaType.SEA and hostile_holder and bool(area.resources)
+    return "air" in classes
+
+
+def activatable(game: CataclysmGame, op: dict[str, Any], unit: Unit) -> str | None:
+    """Why this unit may join the operation: ``in range``, ``extended range``; None when it may not (LR 9.1–9.5)."""
+    module, state = game.module, game.state
+    power, target, kind, variant = op["power"], op["target"], op["kind"], op["variant"]
+    if unit.power != power or unit.id in op["attackers"] or unit.id in op.get("deployed", []):
+        return None
+    if unit.area == target:
+        return None
+    if kind == "land":
+        if unit.type not in ARMIES:
+            return None
+        if variant == "invasion":
+            if op["origins"] and unit.area != op["origins"][0]:
+                return None
+            return "in range" if invasion_paths(module, state, power, unit.area, target) else None
+        return "in range" if in_op_range(module, state, unit, target) else None
+    if kind == "naval":
+        if unit.type in FLEETS:
+            if unit.area not in friendly_ports(module, state, [power]):
+                return None  # fleets on patrol in a sea area without a naval base (LR 9.4.1)
+        elif unit.type == "strategic-air":
+            if unit.area not in friendly_airfields(module, state, power):
+                return None
+        else:
+            return None
+    else:
+        if unit.type not in AIR or unit.area not in friendly_airfields(module, state, power):
+            return None
+    if in_op_range(module, state, unit, target):
+        return "in range"
+    if in_op_range(module, state, unit, target, extended=True):
+        return "extended range"
+    return None
+
+
+def operation_options(
+    game: CataclysmGame, power: str, left: int, *, deployed: list[int], against: list[str] | None = None
+) -> list[str]:
+    """The operations the power could declare now, as menu options (LR 9.1)."""
+    module, state = game.module, game.state
+    mine = [u for u in state.units if u.power == power and u.id not in deployed]
+    if not mine:
+        return []
+    candidates: set[str] = set()
+    for unit in mine:
+        candidates.update(e.target for e in module.neighbors(unit.area))
+        candidates.add(unit.area)
+    if any(u.type in (*FLEETS, *AIR) for u in mine):
+        candidates.update(a for a in module.in_play_ids(state.maps))
+    surprise_modes = [False, True] if may_surprise(game, power) else [False]
+    options: list[str] = []
+    for target in sorted(candidates):
+        for label, (kind, variant) in KINDS.items():
+            if variant == "invasion" and left < 2:
+                continue
+            for surprise in surprise_modes:
+                if surprise and variant == "invasion":
+                    continue  # LR 9.3.2: an invasion is never a surprise attack
+                if not valid_target(game, power, kind, variant, target, surprise=surprise):
+                    continue
+                op = _new_op(power, kind, variant, target, surprise, left, deployed)
+                if against is not None and primary_defender_candidates(game, op)[0] not in against:
+                    continue
+                if not any(activatable(game, op, u) for u in mine):
+                    continue
+                if variant == "base-capture" and not any(
+                    u.type in FLEETS and activatable(game, op, u) for u in mine
+                ):
+                    continue
+                if variant == "strategic-bombing" and not any(
+                    u.type == "strategic-air" and activatable(game, op, u) for u in mine
+                ):
+                    continue
+                prefix = "surprise " if surprise else ""
+                options.append(f"{prefix}{label} {module.area(target).name}")
+    return options
+
+
+def _new_op(
+    power: str, kind: str, variant: str | None, target: str, surprise: bool, left: int, deployed: list[int]
+) -> dict[str, Any]:
+    return {
+        "power": power,
+        "kind": kind,
+        "variant": variant,
+        "target": target,
+        "surprise": surprise,
+        "left": left,
+        "deployed": list(deployed),
+        "attackers": [],
+        "origins": [],
+        "extended": False,
+        "augment": 0,
+        "limited": [],
+        "support": {"attacker": [], "defender": []},
+        "path": [],
+        "defender": None,
+        "country": False,
+        "surprised": False,
+    }
+
+
+def declare(
+    game: CataclysmGame, power: str, choice: str, *, left: int, deployed: list[int], only: list[str] | None
+) -> None:
+    """Start the operation named by a menu option (LR 9.2 step 1)."""
+    surprise = choice.startswith("surprise ")
+    text = choice.removeprefix("surprise ")
+    for label, (kind, variant) in KINDS.items():
+        if text.startswith(label + " "):
+            target = game.module.find_area(text[len(label) + 1 :])
+            assert target is not None
+            op = _new_op(power, kind, variant, target, surprise, left, deployed)
+            op["only"] = only
+            game.note(f"{power} declares a {choice} (LR 9.2)")
+            game.push("op-activate", op=op)
+            return
+    raise RuntimeError(f"unknown military action {choice!r}")
+
+
+def _cost(op: dict[str, Any], unit: Unit) -> int:
+    """Military actions one more activated unit costs (LR 9.1: one per area of origin; invasion two)."""
+    if unit.area in op["origins"]:
+        return 0
+    return 2 if op["variant"] == "invasion" else 1
+
+
+def _fits(game: CataclysmGame, op: dict[str, Any], unit: Unit) -> bool:
+    """Activated units must fit the target's occupation limit during the operation (LR 7.1, 9.2 step 6)."""
+    cls = unit_class(game, unit.type)
+    count = sum(1 for u in game.state.units if u.id in op["attackers"] and unit_class(game, u.type) == cls)
+    limit = 2 if game.module.area(op["target"]).type is not AreaType.SEA or cls != "land" else 0
+    return count < limit
+
+
+@step("op-activate")
+def _op_activate(game: CataclysmGame, current: Step) -> None:
+    """Activate units one at a time (LR 9.2 step 1b)."""
+    op = current["op"]
+    options: list[str] = []
+    for unit in game.state.units:
+        why = activatable(game, op, unit)
+        if why is None or _cost(op, unit) > op["left"] or not _fits(game, op, unit):
+            continue
+        suffix = " (extended range)" if why == "extended range" else ""
+        options.append(f"activate #{unit.id} {unit.type} in {game.module.area(unit.area).name}{suffix}")
+    if _ready(game, op):
+        options.insert(0, "done")
+    if not options:  # nothing can join any more and the operation is not viable: it is called off
+        game.note(f"{op['power']} cannot carry out the operation; it is called off")
+        _resume_offensive(game, op)
+        return
+    if options == ["done"]:
+        game.push("op-declared", op=op)
+        return
+    game.ask(
+        op["power"],
+        "activate units for the operation, or done (LR 9.1)",
+        options,
+        "op-activate-answer",
+        op=op,
+    )
+
+
+def _ready(game: CataclysmGame, op: dict[str, Any]) -> bool:
+    units = [u for u in game.state.units if u.id in op["attackers"]]
+    if not units:
+        return False
+    if op["variant"] == "base-capture" and not any(u.type in FLEETS for u in units):
+        return False
+    return op["variant"] != "strategic-bombing" or any(u.type == "strategic-air" for u in units)
+
+
+@step("op-activate-answer")
+def _op_activate_answer(game: CataclysmGame, current: Step) -> None:
+    op = current["op"]
+    if current["choice"] == "done":
+        game.push("op-declared", op=op)
+        return
+    unit_id = int(current["choice"].split("#", 1)[1].split()[0])
+    unit = next(u for u in game.state.units if u.id == unit_id)
+    op["left"] -= _cost(op, unit)
+    if unit.area not in op["origins"]:
+        op["origins"].append(unit.area)
+    op["attackers"].append(unit.id)
+    if current["choice"].endswith("(extended range)"):
+        op["extended"] = True
+        op.setdefault("extended_units", []).append(unit.id)
+    game.push("op-activate", op=op)
+
+
+def primary_defender_candidates(game: CataclysmGame, op: dict[str, Any]) -> list[str | None]:
+    """Who may be the primary defender, in the order of LR 9.1.1 (None: the country itself)."""
+    module, state = game.module, game.state
+    target, kind = op["target"], op["kind"]
+    if kind == "land" and is_country(module, state, target) and not garrisoned(game, target):
+        return [None]
+    wanted = "land" if kind == "land" else ("naval" if kind == "naval" else "air")
+    present = sorted(
+        {
+            u.power
+            for u in _hostile_units(game, op["power"], target, surprise=op["surprise"])
+            if unit_class(game, u.type) == wanted
+        }
+    )
+    if present:
+        return list(present)
+    holder = controller(module, state, target)
+    if holder is not None and holder in module.powers:
+        return [holder]
+    for _, owner in _bases(game, target):
+        if owner is not None:
+            return [owner]
+    return [None]
+
+
+@step("op-declared")
+def _op_declared(game: CataclysmGame, current: Step) -> None:
+    """Primary defender (LR 9.1.1), then a Democracy's check against a neutral country or base (LR 9.2 step 2)."""
+    op = current["op"]
+    candidates = primary_defender_candidates(game, op)
+    if len(candidates) > 1 and "defender_choice" not in current:
+        game.ask(
+            op["power"],
+            "choose the primary defender (LR 9.1.1)",
+            [str(c) for c in candidates],
+            "op-declared",
+            op=op,
+            defender_choice=True,
+        )
+        return
+    chosen = current.get("choice")
+    op["defender"] = chosen if chosen is not None else candidates[0]
+    op["country"] = op["defender"] is None and op["kind"] == "land"
+    power, target = op["power"], op["target"]
+    module, state = game.module, game.state
+    holder = controller(module, state, target)
+    op["uncontrolled_country"] = is_country(module, state, target) and holder is None
+    if ideology_of(game, power) is Ideology.DEMOCRACY:
+        neutral_country = op["country"] and not (holder is not None and at_war(state, power, holder))
+        unowned_base = op["variant"] == "base-capture" and any(o is None for _, o in _bases(game, target))
+        if neutral_country or unowned_base:
+            effectiveness_check(
+                game, power, f"attack on {module.area(target).name} (LR 9.7)", "op-democracy", op=op
+            )
+            return
+    game.push("op-augment", op=op)
+
+
+@step("op-democracy")
+def _op_democracy(game: CataclysmGame, current: Step) -> None:
+    op = current["op"]
+    if current["success"]:
+        game.push("op-augment", op=op)
+        return
+    game.note(f"{op['power']} fails its check: the operation is cancelled and its action lost (LR 9.2)")
+    _resume_offensive(game, op)
+
+
+@step("op-augment")
+def _op_augment(game: CataclysmGame, current: Step) -> None:
+    """Spend more actions of the same offensive for +1 each in every combat (LR 8.2)."""
+    op = current["op"]
+    if op["left"] <= 0 or op.get("only") is not None:
+        game.push("op-provoke", op=op)
+        return
+    options = [f"augment {n}" for n in range(op["left"] + 1)]
+    game.ask(
+        op["power"], "augment the operation? (+1 per action; LR 8.2)", options, "op-augment-answer", op=op
+    )
+
+
+@step("op-augment-answer")
+def _op_augment_answer(game: CataclysmGame, current: Step) -> None:
+    op = current["op"]
+    count = int(current["choice"].split()[1])
+    op["augment"] = count
+    op["left"] -= count
+    if count:
+        game.note(f"{op['power']} augments the operation by {count}")
+    game.push("op-provoke", op=op)
+
+
+@step("op-provoke")
+def _op_provoke(game: CataclysmGame, current: Step) -> None:
+    """Provocation flags, and war by surprise attack (LR 9.2 step 4, 5.2.3, 9.7, 9.8)."""
+    op = current["op"]
+    module, state = game.module, game.state
+    power, target = op["power"], op["target"]
+    provoked = [
+        other
+        for other in power_order(game, decreasing=True)
+        if other != power
+        and state.powers[other].active
+        and _opposing(game, power, other)
+        and not at_war(state, power, other)
+        and target in interests(module, state, other)
+    ]
+    steps: list[Step] = [
+        flag_step(p, f"provoked: {power} attacks {module.area(target).name}") for p in provoked
+    ]
+    game.push("op-supply", op=op)
+    if op["surprise"] and op["defender"] is not None:
+        defender = op["defender"]
+        steps.append(flag_step(defender, f"surprise attack by {power}"))
+        op["surprised"] = ideology_of(game, defender).value not in state.no_surprise
+        if op["surprised"]:
+            game.note(f"{power} surprises {defender}: the defenders suffer -1 this operation (LR 9.8)")
+        game.then(*steps)
+        start_war(game, [power], [defender], reason="surprise attack")
+        return
+    game.then(*steps)
+
+
+def side_of(game: CataclysmGame, op: dict[str, Any], unit: Unit) -> str | None:
+    """``attacker``, ``defender`` or None for a unit in relation to the operation."""
+    if unit.id in op["attackers"] or unit.id in op["support"]["attacker"]:
+        return "attacker"
+    if unit.id in op["support"]["defender"]:
+        return "defender"
+    if unit.area == op["target"] and at_war(game.state, op["power"], unit.power):
+        return "defender"
+    return None
+
+
+def defending_units(game: CataclysmGame, op: dict[str, Any]) -> list[Unit]:
+    return [u for u in game.state.units if side_of(game, op, u) == "defender"]
+
+
+@step("op-supply")
+def _op_supply(game: CataclysmGame, current: Step) -> None:
+    """Every area with activated or defending units traces an LOC, or its units are in limited supply (LR 9.6)."""
+    op = current["op"]
+    module, state = game.module, game.state
+    reach: dict[str, set[str]] = {}
+    limited: list[int] = []
+    for unit in state.units:
+        if unit.id not in op["attackers"] and not (
+            unit.area == op["target"] and side_of(game, op, unit) == "defender"
+        ):
+            continue
+        if unit.type == "logistics":
+            continue
+        if unit.power not in reach:
+            reach[unit.power] = loc_reach(module, state, unit.power)
+        if unit.area not in reach[unit.power]:
+            limited.append(unit.id)
+            game.note(
+                f"{unit.power}'s {unit.type} in {module.area(unit.area).name} is in limited supply (LR 9.6)"
+            )
+    op["limited"] = limited
+    game.push("op-move", op=op)
+
+
+@step("op-move")
+def _op_move(game: CataclysmGame, current: Step) -> None:
+    """Choose the invasion path, then move the attackers into the target (LR 9.2 step 6, 9.3.2)."""
+    op = current["op"]
+    module, state = game.module, game.state
+    if op["variant"] == "invasion" and not op["path"]:
+        paths = invasion_paths(module, state, op["power"], op["origins"][0], op["target"])
+        if "choice" in current:
+            op["path"] = current["choice"].split(" > ")
+        elif len(paths) == 1:
+            op["path"] = list(paths[0])
+        else:
+            game.ask(
+                op["power"],
+                "choose the invasion path (LR 9.3.2)",
+                [" > ".join(p) for p in paths],
+                "op-move",
+                op=op,
+            )
+            return
+        if len(op["path"]) == 2:
+            op["extended"] = True
+            op["extended_invasion"] = True
+    for unit in state.units:
+        if unit.id in op["attackers"]:
+            unit.area = op["target"]
+            area = module.area(op["target"])
+            unit.coast = sorted(area.coasts)[0] if area.coasts else None
+    game.note(f"{op['power']}'s attackers move into {module.area(op['target']).name}")
+    game.push("op-support", op=op, side="attacker")
+    if op["target"] in state.civil_wars or op["target"] in state.chinese_aid:
+        from grandstrategy.cataclysm.engine.civil_war import offer_revocation
+
+        offer_revocation(game, [op["target"]])  # patrons may take their aid back first (LR 11.2)
+
+
+def support_candidates(game: CataclysmGame, op: dict[str, Any], side: str) -> list[Unit]:
+    """Units that may still be committed in support for a side (LR 10.2)."""
+    module, state = game.module, game.state
+    power, target, kind = op["power"], op["target"], op["kind"]
+    if side == "attacker":
+        decider: str | None = power
+    else:
+        decider = op["defender"] if op["defender"] is not None else controller(module, state, target)
+    if decider is None or decider not in state.powers:
+        return []
+    found = []
+    for unit in state.units:
+        if (
+            unit.id in op["attackers"]
+            or unit.id in op["support"]["attacker"]
+            or unit.id in op["support"]["defender"]
+        ):
+            continue
+        if unit.area == target:
+            continue
+        if side == "attacker":
+            if not (
+                unit.power == power
+                or (
+                    allied(module, state, power, unit.power)
+                    and friendly_powers(module, state, power, unit.power)
+                )
+            ):
+                continue
+        else:
+            if not friendly_powers(module, state, decider, unit.power) or not at_war(
+                state, power, unit.power
+            ):
+                continue
+        if unit.type not in AIR and not (kind == "naval" and unit.type in FLEETS):
+            continue
+        if not support_possible(module, state, unit, target, kind):
+            continue
+        if not may_stop(module, state, unit, target, during_op=True):
+            continue
+        found.append(unit)
+    return found
+
+
+@step("op-support")
+def _op_support(game: CataclysmGame, current: Step) -> None:
+    """Commit supporting units, the attacker first (LR 10.2)."""
+    op, side = current["op"], current["side"]
+    module = game.module
+    candidates = support_candidates(game, op, side)
+    decider = (
+        op["power"] if side == "attacker" else op["defender"] or controller(module, game.state, op["target"])
+    )
+    if not candidates or decider is None:
+        _after_support(game, op, side)
+        return
+    options = ["done"] + [
+        f"support with #{u.id} {u.power} {u.type} in {module.area(u.area).name}" for u in candidates
+    ]
+    game.ask(
+        decider, f"commit support ({side}; LR 10.2), or done", options, "op-support-answer", op=op, side=side
+    )
+
+
+@step("op-support-answer")
+def _op_support_answer(game: CataclysmGame, current: Step) -> None:
+    op, side = current["op"], current["side"]
+    if current["choice"] == "done":
+        _after_support(game, op, side)
+        return
+    module, state = game.module, game.state
+    unit_id = int(current["choice"].split("#", 1)[1].split()[0])
+    unit = next(u for u in state.units if u.id == unit_id)
+    if unit.area not in loc_reach(
+        module, state, unit.power
+    ):  # supply is checked on commitment (LR 9.6, 10.2)
+        op["limited"].append(unit.id)
+        game.note(f"{unit.power}'s supporting {unit.type} is in limited supply (LR 10.2)")
+    unit.area = op["target"]
+    area = module.area(op["target"])
+    unit.coast = sorted(area.coasts)[0] if area.coasts else None
+    op["support"][side].append(unit.id)
+    game.note(f"{unit.power}'s {unit.type} supports the {side}")
+    game.push("op-support", op=op, side=side)
+
+
+def _after_support(game: CataclysmGame, op: dict[str, Any], side: str) -> None:
+    if side == "attacker":
+        game.push("op-support", op=op, side="defender")
+    else:
+        game.push("combat-begin", op=op)
+
+
+def _resume_offensive(game: CataclysmGame, op: dict[str, Any]) -> None:
+    """Give back the offensive's remaining actions after an operation (LR 8.1)."""
+    if op.get("only") is not None:
+        return
+    if op["left"] > 0:
+        game.push("military-action", power=op["power"], left=op["left"], deployed=op["deployed"], only=None)
+
+
+def resume_offensive(game: CataclysmGame, op: dict[str, Any]) -> None:
+    """Public door for combat.py: continue the offensive once the operation is over."""
+    _resume_offensive(game, op)

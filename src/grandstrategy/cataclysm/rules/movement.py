@@ -1,0 +1,580 @@
+"""Movement (LR 7.2, 8.4), range (LR 7.3), support (LR 10.2), invasion paths (LR 9.3.2), retreat
+(LR 10.10) and regroup (LR 10.11), as pure functions of the module and the state.
+
+Land movement crosses borders, black arrows and white connectors between land and mixed areas
+(LR 7.2.1); naval movement goes between sea areas and coastal areas, never from land to land except
+a mixed area across a black arrow (LR 7.2.2); air movement crosses any connection, blue arrows too
+(LR 7.2.3). Land and mixed areas are entered when friendly or when they are the operation's
+target; during an operation air units may also fly over enemy land. Each function builds one
+:class:`~grandstrategy.cataclysm.rules.occupation.Snapshot` and answers from it; the map's adjacency
+by mode is computed once per module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal
+
+from grandstrategy.cataclysm.module import Module
+from grandstrategy.cataclysm.module.schema import BaseKind
+from grandstrategy.cataclysm.rules.occupation import (
+    FORTRESS,
+    STRATEGIC_AIR,
+    SUBMARINE,
+    Snapshot,
+    UnitClass,
+    graph_of,
+    stop_allowed,
+)
+from grandstrategy.cataclysm.rules.supply import loc_reach
+from grandstrategy.cataclysm.state import CataclysmState, Unit
+
+Mode = Literal["land", "naval", "air"]
+CombatKind = Literal["land", "naval", "air"]
+
+WNT = "wnt"
+ISOLATIONISM = "isolationism"
+UNITED_STATES = "united-states"
+
+MOVES: dict[UnitClass, frozenset[Mode]] = {
+    "land": frozenset({"land", "naval"}),  # naval movement in deployment and invasion (LR 7.2)
+    "naval": frozenset({"naval"}),
+    "air": frozenset({"air", "naval"}),  # naval movement to cross seas in deployment (LR 7.2)
+    "logistics": frozenset({"land", "naval"}),
+}
+"""The kinds of movement each class of unit may use (LR 7.2)."""
+
+RANGE: dict[str, int] = {
+    "surface-fleet": 2,
+    "carrier-fleet": 2,
+    SUBMARINE: 2,
+    STRATEGIC_AIR: 2,
+    "tactical-air": 1,
+}
+"""Normal range of naval and air units (LR 7.3.1, 7.3.2); extended range adds one (LR 7.3.3)."""
+
+_RETREATING: dict[CombatKind, frozenset[str]] = {
+    "air": frozenset({"air"}),
+    "naval": frozenset({"air", "naval"}),
+    "land": frozenset({"land", "naval", "air", "logistics"}),
+}
+
+# -- entry rules, one area at a time --------------------------------------------------------------
+
+
+def _blocks_naval(snap: Snapshot, power: str, area_id: str) -> bool:
+    """An enemy naval unit or strategic air force is there (LR 7.2.2)."""
+    return area_id in snap.blockers(power)[0]
+
+
+def _blocks_air(snap: Snapshot, power: str, area_id: str) -> bool:
+    """An enemy air unit is there (LR 7.2.3)."""
+    return area_id in snap.blockers(power)[1]
+
+
+def _land_entry(snap: Snapshot, power: str, area_id: str, op_target: str | None) -> bool:
+    graph = snap.graph
+    if area_id not in snap.in_play or area_id in graph.sea:
+        return False
+    if area_id in graph.remote:  # LR 2.2.8
+        return snap.controller(area_id) == power
+    return area_id == op_target or snap.friendly_area(power, area_id)
+
+
+def _naval_entry(
+    snap: Snapshot,
+    power: str,
+    unit_type: str,
+    area_id: str,
+    op_target: str | None,
+    *,
+    check_range: bool,
+) -> bool:
+    graph = snap.graph
+    if area_id not in snap.in_play:
+        return False
+    if check_range and area_id not in snap.in_naval_range(power):  # LR 7.2.2: at all times
+        return False
+    if area_id != op_target and unit_type != SUBMARINE and _blocks_naval(snap, power, area_id):
+        return False
+    if area_id in graph.sea:
+        return True
+    if area_id in graph.remote:
+        return snap.controller(area_id) == power
+    if area_id == op_target or snap.friendly_area(power, area_id):
+        return True
+    unit_class = graph.unit_class[unit_type]
+    if unit_class == "land":
+        return False
+    kind = BaseKind.NAVAL if unit_class == "naval" else None
+    return snap.friendly_special_base(power, area_id, kind)
+
+
+def _naval_onward(snap: Snapshot, power: str, area_id: str, op_target: str | None) -> bool:
+    """Whether naval movement may go on from an area it entered (LR 2.2.1, 2.3.5, 7.3.1)."""
+    if area_id == op_target or snap.delay_stops(area_id):
+        return False
+    graph = snap.graph
+    if area_id in graph.land_type:
+        return area_id in graph.special_coastal and snap.friendly_area(power, area_id)
+    return True
+
+
+def _air_entry(snap: Snapshot, power: str, area_id: str, op_target: str | None, *, in_op: bool) -> bool:
+    graph = snap.graph
+    if area_id not in snap.in_play:
+        return False
+    if area_id != op_target and _blocks_air(snap, power, area_id):
+        return False
+    if area_id in graph.sea:
+        return True
+    if area_id in graph.remote:
+        return snap.controller(area_id) == power
+    if area_id == op_target or snap.friendly_area(power, area_id):
+        return True
+    if in_op and snap.enemy_area(power, area_id):  # in transit only (LR 7.2.3)
+        return True
+    return snap.friendly_special_base(power, area_id)
+
+
+# -- public API ----------------------------------------------------------------------------------
+
+
+def is_friendly_area(module: Module, state: CataclysmState, power: str, area_id: str) -> bool:
+    """A land or mixed area controlled by the power or a belligerent ally (LR 1.1, 6.1.2).
+
+    A Chinese country holding a Chinese army is friendly to nobody (LR 11.4.2).
+    """
+    return Snapshot(module, state).friendly_area(power, area_id)
+
+
+def friendly_airfields(module: Module, state: CataclysmState, power: str) -> set[str]:
+    """Friendly airfield areas in play (LR 2.2.2, 2.3.2, 2.3.3): friendly land and friendly bases."""
+    snap = Snapshot(module, state)
+    return {area_id for area_id in snap.in_play if snap.is_airfield(power, area_id)}
+
+
+def friendly_port_areas(module: Module, state: CataclysmState, power: str) -> set[str]:
+    """Friendly port areas in play (LR 2.2.2, 2.3.2, 2.3.3), special British bases included."""
+    return set(Snapshot(module, state).ports(power))
+
+
+def arrival_coast(module: Module, area_id: str, from_area: str) -> str | None:
+    """The coast of a two-coast area that a naval unit reaches from ``from_area`` (LR 2.2.1)."""
+    return graph_of(module).coast_of.get((area_id, from_area))
+
+
+def step_moves(
+    module: Module, state: CataclysmState, unit: Unit, mode: Mode, *, op_target: str | None = None
+) -> set[str]:
+    """Areas one move of ``mode`` away from the unit that it may enter now (LR 7.2.1–7.2.3).
+
+    Land and mixed areas must be friendly or ``op_target``; remote areas take only their
+    controller's units. Naval movement stays within naval range of a friendly port outside an
+    operation, cannot enter an area holding an enemy naval unit or strategic air force unless it is
+    the target (sub packs may, to pass through), and leaves a two-coast area only from the unit's
+    coast. Air movement enters any sea area without enemy air units, friendly land, and during an
+    operation (``op_target`` given) enemy land in transit. A mode the unit's class cannot use
+    gives no areas.
+    """
+    snap = Snapshot(module, state)
+    graph = snap.graph
+    here, power = unit.area, unit.power
+    unit_class = graph.unit_class[unit.type]
+    if mode not in MOVES[unit_class] or here not in module.areas:
+        return set()
+    if mode == "land":
+        if here in graph.sea:
+            return set()
+        return {b for b in graph.land[here] if _land_entry(snap, power, b, op_target)}
+    if mode == "naval":
+        coast = unit.coast if unit_class == "naval" else None
+        return {
+            b
+            for b in graph.naval_from(here, coast)
+            if _naval_entry(snap, power, unit.type, b, op_target, check_range=op_target is None)
+        }
+    return {b for b in graph.air[here] if _air_entry(snap, power, b, op_target, in_op=op_target is not None)}
+
+
+def deployment_destinations(
+    module: Module, state: CataclysmState, unit: Unit, *, played: bool = False
+) -> list[str]:
+    """Areas where the unit could end a deployment (LR 8.4), sorted.
+
+    Any number of moves, mixing the modes the unit's class may use (LR 7.2): land units and
+    logistics by land and naval movement, naval units by naval movement, air units by air movement
+    but crossing two or more sea areas in a row only by naval movement. Naval movement stays within
+    range of a friendly port throughout and does not pass through coastal land areas other than
+    friendly Egypt, Ruhr and South Africa; entering a Delay box ends the move. The unit may end only
+    where :func:`~grandstrategy.cataclysm.rules.occupation.may_stop` holds, never in the Washington
+    Naval Treaty zone while the treaty stands (LR 12.1.3), and a US land or logistics unit only in
+    US home areas and at US bases until the US is belligerent (LR 12.2.2). Fortresses and logistics
+    units move only when just ``played`` (LR 3.7.2, 8.4.1); see :func:`may_withdraw`.
+    """
+    snap = Snapshot(module, state)
+    return sorted(_deployment(snap, unit, played=played))
+
+
+def _deployment(snap: Snapshot, unit: Unit, *, played: bool) -> set[str]:
+    graph = snap.graph
+    unit_class = graph.unit_class[unit.type]
+    if (unit.type == FORTRESS or unit_class == "logistics") and not played:
+        return set()
+    if unit.area not in snap.in_play:
+        return set()
+    if unit_class == "naval":
+        reached = _naval_deployment(snap, unit)
+    elif unit_class == "air":
+        reached = _air_deployment(snap, unit)
+    else:
+        reached = _ground_deployment(snap, unit)
+    reached.discard(unit.area)
+    state, power = snap.state, unit.power
+    if WNT in state.markers:
+        reached -= graph.wnt_zone
+    if (
+        power == UNITED_STATES
+        and unit_class in ("land", "logistics")
+        and ISOLATIONISM in state.markers
+        and not snap.belligerent(power)
+    ):
+        homes = graph.homes.get(power, frozenset())
+        reached = {b for b in reached if b in homes or any(owner == power for _, owner in snap.bases(b))}
+    return {b for b in reached if stop_allowed(snap, power, unit.type, b, excluded=(unit.id,))}
+
+
+def _memo(check: Callable[[str], bool]) -> Callable[[str], bool]:
+    """The same question about an area, answered once per search."""
+    answers: dict[str, bool] = {}
+
+    def answer(area_id: str) -> bool:
+        found = answers.get(area_id)
+        if found is None:
+            found = answers[area_id] = check(area_id)
+        return found
+
+    return answer
+
+
+def _naval_deployment(snap: Snapshot, unit: Unit) -> set[str]:
+    graph, power, start = snap.graph, unit.power, unit.area
+    enters = _memo(lambda b: _naval_entry(snap, power, unit.type, b, None, check_range=True))
+    seen = {start}
+    stack = [start]
+    while stack:
+        here = stack.pop()
+        if here != start and not _naval_onward(snap, power, here, None):
+            continue
+        for there in graph.naval_from(here, unit.coast if here == start else None):
+            if there not in seen and enters(there):
+                seen.add(there)
+                stack.append(there)
+    return seen
+
+
+def _ground_deployment(snap: Snapshot, unit: Unit) -> set[str]:
+    """Land, fortress and logistics units: land movement, and naval movement between coasts."""
+    graph, power, start = snap.graph, unit.power, unit.area
+    walks = _memo(lambda b: _land_entry(snap, power, b, None))
+    sails = _memo(lambda b: _naval_entry(snap, power, unit.type, b, None, check_range=True))
+    seen = {start}
+    stack = [start]
+    while stack:
+        here = stack.pop()
+        if here != start and snap.delay_stops(here):
+            continue
+        if here not in graph.sea:
+            for there in graph.land[here]:
+                if there not in seen and walks(there):
+                    seen.add(there)
+                    stack.append(there)
+        if here in graph.coastal:
+            for there in graph.naval[here]:
+                if there not in seen and sails(there):
+                    seen.add(there)
+                    stack.append(there)
+    return seen
+
+
+_AFIELD, _AIR_SEA, _NAVAL_SEA = 0, 1, 2
+
+
+def _air_deployment(snap: Snapshot, unit: Unit) -> set[str]:
+    """Air units: air movement, with at most one sea area in a row crossed by air (LR 7.2).
+
+    The search remembers how the unit entered its current area: over land or a friendly air base
+    (``_AFIELD``), into a bare sea area by air (``_AIR_SEA``), or into one by naval movement
+    (``_NAVAL_SEA``). A sea area crossed by air must sit between two such airfields or land areas.
+    """
+    graph, power, start = snap.graph, unit.power, unit.area
+    flies = _memo(lambda b: _air_entry(snap, power, b, None, in_op=False))
+    sails = _memo(lambda b: _naval_entry(snap, power, unit.type, b, None, check_range=True))
+    bare = _memo(lambda b: b in graph.sea and not snap.is_airfield(power, b))
+    seen = {(start, _AFIELD)}
+    stack = [(start, _AFIELD)]
+    while stack:
+        here, how = stack.pop()
+        if here != start and snap.delay_stops(here):
+            continue
+        for there in graph.air[here]:
+            if not flies(there):
+                continue
+            bare_sea = bare(there)
+            if bare_sea and how != _AFIELD:
+                continue
+            node = (there, _AIR_SEA if bare_sea else _AFIELD)
+            if node not in seen:
+                seen.add(node)
+                stack.append(node)
+        if how == _AIR_SEA or here not in graph.coastal:
+            continue
+        for there in graph.naval[here]:
+            if not sails(there):
+                continue
+            node = (there, _NAVAL_SEA if bare(there) else _AFIELD)
+            if node not in seen:
+                seen.add(node)
+                stack.append(node)
+    return {area_id for area_id, _ in seen}
+
+
+def may_withdraw(module: Module, state: CataclysmState, unit: Unit) -> bool:
+    """Whether a fortress or logistics unit may be withdrawn to the cup now: an LOC reaches it (LR 8.4.1)."""
+    if unit.type != FORTRESS and graph_of(module).unit_class[unit.type] != "logistics":
+        return False
+    return unit.area in loc_reach(module, state, unit.power)
+
+
+def _unit_range(unit_type: str, extended: bool) -> int:
+    base = RANGE.get(unit_type, 0)
+    return base + 1 if base and extended else base
+
+
+def _op_reach(snap: Snapshot, unit: Unit, start: str, steps: int, target: str | None) -> dict[str, int]:
+    """Areas within ``steps`` of ``start`` by the unit's operation movement, with their distance.
+
+    Naval units use naval movement (no range check from ports: the steps are the range); air units
+    use air movement, which may pass over enemy land. ``target`` may hold enemies and ends a path.
+    The start is left out ("bases are not spaces", LR 7.3).
+    """
+    graph, power = snap.graph, unit.power
+    naval = graph.unit_class[unit.type] == "naval"
+    distance = {start: 0}
+    frontier = [start]
+    for step in range(1, steps + 1):
+        following: list[str] = []
+        for here in frontier:
+            if here != start:
+                if naval and not _naval_onward(snap, power, here, target):
+                    continue
+                if not naval and (here == target or snap.delay_stops(here)):
+                    continue
+            onward = (
+                graph.naval_from(here, unit.coast if here == start else None) if naval else graph.air[here]
+            )
+            for there in onward:
+                if there in distance:
+                    continue
+                if naval:
+                    ok = _naval_entry(snap, power, unit.type, there, target, check_range=False)
+                else:
+                    ok = _air_entry(snap, power, there, target, in_op=True)
+                if ok:
+                    distance[there] = step
+                    following.append(there)
+        frontier = following
+    del distance[start]
+    return distance
+
+
+def in_op_range(
+    module: Module, state: CataclysmState, unit: Unit, target: str, *, extended: bool = False
+) -> bool:
+    """Whether the unit could reach ``target`` in an operation from where it stands (LR 7.3, 9.1.2).
+
+    Naval units: two areas (three extended) by naval movement, not counting their own area, not
+    through coastal land or areas holding enemy naval units or strategic air forces other than the
+    target. Strategic air forces two, tactical air forces one (plus one extended) by air movement,
+    over friendly, enemy or sea areas without enemy air units. Armies: the target is adjacent by
+    land movement (invasions: :func:`invasion_paths`). Sub packs, fortresses and logistics never
+    take part (LR 9.4.1, 7.1.4).
+    """
+    snap = Snapshot(module, state)
+    graph = snap.graph
+    if target == unit.area or target not in snap.in_play:
+        return False
+    unit_class = graph.unit_class[unit.type]
+    if unit_class == "land":
+        return unit.type != FORTRESS and target in graph.land[unit.area]
+    if unit.type == SUBMARINE or unit_class == "logistics":
+        return False
+    return target in _op_reach(snap, unit, unit.area, _unit_range(unit.type, extended), target)
+
+
+def support_possible(
+    module: Module,
+    state: CataclysmState,
+    unit: Unit,
+    target: str,
+    kind: CombatKind | None = None,
+) -> bool:
+    """Whether the unit may support a combat in ``target`` now (LR 10.2).
+
+    Air units in a friendly airfield area support any combat in an air-adjacent area; fleets in a
+    friendly port area support naval combat (``kind="naval"``; ``None`` skips the kind check) in an
+    area next to them by naval movement. Range does not matter; the supporter must still fit the
+    target's occupation limits as in an operation. Units already in the target must support and
+    are eligible whatever their base. Sub packs and land units never support.
+    """
+    graph = graph_of(module)
+    unit_class = graph.unit_class[unit.type]
+    if unit_class not in ("air", "naval") or unit.type == SUBMARINE:
+        return False
+    if unit_class == "naval" and kind not in (None, "naval"):
+        return False
+    if unit.area == target:
+        return True
+    snap = Snapshot(module, state)
+    if unit_class == "air":
+        if not snap.is_airfield(unit.power, unit.area) or target not in graph.air[unit.area]:
+            return False
+    elif not snap.is_port(unit.power, unit.area) or target not in graph.naval_from(unit.area, unit.coast):
+        return False
+    return stop_allowed(snap, unit.power, unit.type, target, during_op=True, excluded=(unit.id,), target=True)
+
+
+def invasion_paths(
+    module: Module, state: CataclysmState, power: str, origin: str, target: str
+) -> list[tuple[str, ...]]:
+    """Invasion paths from ``origin`` to ``target`` (LR 9.3.2), sorted.
+
+    One or two sea or mixed areas, each next to the previous by naval movement, each holding a
+    fleet (not a sub pack) of the power or a friendly power. A two-area path is extended range.
+    """
+    snap = Snapshot(module, state)
+    graph = snap.graph
+    if origin not in snap.in_play or target not in snap.in_play or origin == target:
+        return []
+    if origin in graph.sea or target in graph.sea:
+        return []
+
+    def usable(area_id: str) -> bool:
+        if area_id in (origin, target) or area_id not in snap.in_play or area_id in graph.land_type:
+            return False
+        return any(
+            graph.unit_class[u.type] == "naval" and u.type != SUBMARINE and snap.friendly(power, u.power)
+            for u in snap.units_in(area_id)
+        )
+
+    paths: set[tuple[str, ...]] = set()
+    for first in graph.naval[origin]:
+        if not usable(first):
+            continue
+        if target in graph.naval[first]:
+            paths.add((first,))
+        for second in graph.naval[first]:
+            if second != first and usable(second) and target in graph.naval[second]:
+                paths.add((first, second))
+    return sorted(paths)
+
+
+def retreat_destinations(
+    module: Module,
+    state: CataclysmState,
+    unit: Unit,
+    combat: CombatKind,
+    *,
+    invasion_origin: str | None = None,
+) -> list[str]:
+    """Where the unit may retreat after a combat of this kind (LR 10.10), sorted; empty: destroyed.
+
+    Land units: an adjacent friendly land or mixed area they may occupy (or, for invaders,
+    ``invasion_origin`` only, LR 9.3.2). Naval and air units: a friendly port or airfield they may
+    occupy within extended range (three areas; two for tactical air forces), by the movement of an
+    operation; never the area they leave. Fortresses and logistics units cannot retreat (LR 10.10.1,
+    7.1.4); minor armies are not units here.
+
+    :raises ValueError: the unit does not retreat after this kind of combat (LR 10.10).
+    """
+    graph = graph_of(module)
+    unit_class = graph.unit_class[unit.type]
+    if unit_class not in _RETREATING[combat]:
+        raise ValueError(f"a {unit.type} does not retreat after {combat} combat (LR 10.10)")
+    if unit.type == FORTRESS or unit_class == "logistics":
+        return []
+    snap = Snapshot(module, state)
+    power = unit.power
+    if unit_class == "land":
+        if invasion_origin is not None:
+            options = {invasion_origin}
+        else:
+            options = {b for b in graph.land[unit.area] if _land_entry(snap, power, b, None)}
+    else:
+        reach = _op_reach(snap, unit, unit.area, _unit_range(unit.type, True), None)
+        base = snap.is_port if unit_class == "naval" else snap.is_airfield
+        options = {b for b in reach if base(power, b)}
+    options.discard(unit.area)
+    return sorted(b for b in options if stop_allowed(snap, power, unit.type, b, excluded=(unit.id,)))
+
+
+def regroup_destinations(
+    module: Module,
+    state: CataclysmState,
+    unit: Unit,
+    target: str,
+    *,
+    extended: bool = False,
+    invasion_origin: str | None = None,
+) -> list[str]:
+    """Where the unit may regroup after a combat in ``target`` (LR 10.11), sorted.
+
+    Land units move between the target and adjacent friendly areas, either way (an invasion's
+    origin counts as adjacent, LR 9.3.2). Naval and air units move from the target to friendly
+    ports or airfields within range of it (``extended`` if declared), or from such a port or
+    airfield into the target. Occupation must hold where the unit ends. Fortresses and logistics
+    units never regroup.
+    """
+    graph = graph_of(module)
+    unit_class = graph.unit_class[unit.type]
+    if unit.type == FORTRESS or unit_class == "logistics":
+        return []
+    snap = Snapshot(module, state)
+    power, here = unit.power, unit.area
+    options: set[str] = set()
+    if unit_class == "land":
+        if here == target:
+            options = {b for b in graph.land[target] if _land_entry(snap, power, b, None)}
+            if invasion_origin is not None and _land_entry(snap, power, invasion_origin, None):
+                options.add(invasion_origin)
+        elif (target in graph.land[here] or here == invasion_origin) and _land_entry(
+            snap, power, target, None
+        ):
+            options = {target}
+    else:
+        steps = _unit_range(unit.type, extended)
+        base = snap.is_port if unit_class == "naval" else snap.is_airfield
+        if here == target:
+            options = {b for b in _op_reach(snap, unit, target, steps, None) if base(power, b)}
+        elif base(power, here) and target in _op_reach(snap, unit, here, steps, target):
+            options = {target}
+    options.discard(here)
+    return sorted(b for b in options if stop_allowed(snap, power, unit.type, b, excluded=(unit.id,)))
+
+
+__all__ = [
+    "MOVES",
+    "RANGE",
+    "arrival_coast",
+    "deployment_destinations",
+    "friendly_airfields",
+    "friendly_port_areas",
+    "in_op_range",
+    "invasion_paths",
+    "is_friendly_area",
+    "may_withdraw",
+    "regroup_destinations",
+    "retreat_destinations",
+    "step_moves",
+    "support_possible",
+]

@@ -1,0 +1,589 @@
+"""Occupation limits (LR 7.1): how many units of one ideology may stand in an area, and where.
+
+Limits are counted per ideology per area. :func:`limits` gives the caps for one power's ideology,
+keyed by what they count:
+
+``land``, ``naval``, ``air``, ``logistics``
+    every unit of that class (minor and Chinese armies count as land units of the ideology of
+    the area's controller, LR 2.4.4, 11.4.1);
+``fortress``
+    fortresses (LR 7.1.1);
+``chinese-army``
+    Chinese armies (LR 7.1.1, 11.4.1);
+``fleet``
+    naval units other than submarine packs: in a sea area a belligerent may hold one sub pack
+    (only) two areas from a friendly port (LR 7.1.2), so ``naval`` may exceed ``fleet`` there;
+``tactical-air``
+    air units other than strategic air forces: a belligerent may hold one strategic air force
+    (only) next to a friendly airfield (LR 7.1.2), so ``air`` may exceed ``tactical-air``.
+
+A set of units fits when, for every key, the units it counts are no more than its cap. The
+allowances of LR 7.1.2 are not cumulative within a type: each cap is the best single allowance.
+
+The map facts every question needs are computed once per module (:func:`graph_of`); the facts
+that depend on the position are computed at most once per call (:class:`Snapshot`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Literal
+
+from grandstrategy.cataclysm.module import Module
+from grandstrategy.cataclysm.module.scenario_checks import occupation_limits
+from grandstrategy.cataclysm.module.schema import AreaStatus, AreaType, BaseKind, Ideology
+from grandstrategy.cataclysm.module.world import area_controller
+from grandstrategy.cataclysm.rules.control import at_war, belligerent, friendly_powers
+from grandstrategy.cataclysm.rules.special import delay_box_ignored, ignores_restricted
+from grandstrategy.cataclysm.state import CataclysmState, Unit
+
+UNLIMITED = 99
+"""The cap given for a remote area to its controller (LR 2.2.8: any number of units)."""
+
+SUBMARINE = "submarine-pack"
+STRATEGIC_AIR = "strategic-air"
+FORTRESS = "fortress"
+LOGISTICS = "logistics"
+
+KEYS = ("land", "naval", "air", "logistics", "fortress", "chinese-army", "fleet", "tactical-air")
+_PARENT = {"fortress": "land", "chinese-army": "land", "fleet": "naval", "tactical-air": "air"}
+
+UnitClass = Literal["land", "naval", "air", "logistics"]
+UnitSpec = Unit | tuple[str, str]
+
+
+# -- map facts, once per module ------------------------------------------------------------------
+
+
+class MapGraph:
+    """Adjacency by kind of movement and per-area flags of one module, computed once."""
+
+    def __init__(self, module: Module) -> None:
+        self.module = module
+        self.land: dict[str, tuple[str, ...]] = {}
+        self.naval: dict[str, tuple[str, ...]] = {}
+        self.air: dict[str, tuple[str, ...]] = {}
+        self.naval_coast: dict[tuple[str, str], tuple[str, ...]] = {}
+        self.coast_of: dict[tuple[str, str], str] = {}
+        self.bases: dict[str, tuple[tuple[str, BaseKind, str | None], ...]] = {}
+        for area in module.areas.values():
+            self.land[area.id] = tuple(dict.fromkeys(module.adjacent(area.id, "land")))
+            self.naval[area.id] = tuple(dict.fromkeys(module.adjacent(area.id, "naval")))
+            self.air[area.id] = tuple(dict.fromkeys(module.adjacent(area.id, "air")))
+            if area.coasts:
+                for coast, seas in area.coasts.items():
+                    self.naval_coast[(area.id, coast)] = tuple(t for t in self.naval[area.id] if t in seas)
+                    for sea in seas:
+                        self.coast_of[(area.id, sea)] = coast
+            self.bases[area.id] = tuple(
+                (f"{area.id}#{index}", base.kind, base.owner) for index, base in enumerate(area.bases)
+            )
+        self.sea = frozenset(a.id for a in module.areas.values() if a.type is AreaType.SEA)
+        self.land_type = frozenset(a.id for a in module.areas.values() if a.type is AreaType.LAND)
+        self.owner: dict[str, str] = {
+            a.id: a.owner
+            for a in module.areas.values()
+            if a.owner is not None and a.owner in module.powers and a.type is not AreaType.SEA
+        }
+        self.port_candidates = tuple(
+            a.id for a in module.areas.values() if a.coastal or (a.type is AreaType.SEA and a.bases)
+        )
+        self.mixed = frozenset(a.id for a in module.areas.values() if a.type is AreaType.MIXED)
+        self.coastal = frozenset(a.id for a in module.areas.values() if a.coastal or a.type is AreaType.SEA)
+        self.special_coastal = frozenset(a.id for a in module.areas.values() if a.special_coastal)
+        self.remote = frozenset(a.id for a in module.areas.values() if a.remote)
+        self.delay_box = frozenset(a.id for a in module.areas.values() if a.delay_box)
+        self.wnt_zone = frozenset(a.id for a in module.areas.values() if a.wnt_zone)
+        self.homes: dict[str, frozenset[str]] = {
+            power: frozenset(
+                a.id for a in module.areas.values() if a.owner == power and a.status is AreaStatus.HOME
+            )
+            for power in module.powers
+        }
+        self.unit_class: dict[str, UnitClass] = {t.id: t.unit_class for t in module.unit_types.values()}
+        self._in_play: dict[tuple[str, ...], frozenset[str]] = {}
+
+    def in_play(self, maps: Iterable[str]) -> frozenset[str]:
+        key = tuple(sorted(maps))
+        found = self._in_play.get(key)
+        if found is None:
+            found = self._in_play[key] = frozenset(self.module.in_play_ids(key))
+        return found
+
+    def naval_from(self, area_id: str, coast: str | None) -> tuple[str, ...]:
+        """Areas one naval move from the area; only one coast's seas for a unit on that coast."""
+        if coast is not None and (area_id, coast) in self.naval_coast:
+            return self.naval_coast[(area_id, coast)]
+        return self.naval[area_id]
+
+
+_GRAPHS: dict[int, tuple[Module, MapGraph]] = {}
+
+
+def graph_of(module: Module) -> MapGraph:
+    """The module's :class:`MapGraph`, built on first use and then kept (modules are few and immutable)."""
+    hit = _GRAPHS.get(id(module))
+    if hit is not None and hit[0] is module:
+        return hit[1]
+    graph = MapGraph(module)
+    _GRAPHS[id(module)] = (module, graph)
+    return graph
+
+
+# -- facts of one position, memoised for one call -----------------------------------------------
+
+
+class Snapshot:
+    """Read-only questions about one state, each answered at most once (the state must not change)."""
+
+    def __init__(self, module: Module, state: CataclysmState) -> None:
+        self.module = module
+        self.state = state
+        self.graph = graph_of(module)
+        self.in_play = self.graph.in_play(state.maps)
+        self._controller: dict[str, str | None] = {}
+        self._friendly: dict[tuple[str, str], bool] = {}
+        self._war: dict[tuple[str, str], bool] = {}
+        self._belligerent: dict[str, bool] = {}
+        self._units: dict[str, list[Unit]] | None = None
+        self._minors = set(state.minor_armies)
+        self._ports: dict[str, set[str]] = {}
+        self._range: dict[str, set[str]] = {}
+        self._blockers: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+
+    # powers ------------------------------------------------------------------------------------
+
+    def ideology(self, power: str) -> Ideology:
+        return self.module.powers[power].ideology
+
+    def friendly(self, power: str, other: str) -> bool:
+        """LR 6.1.2: the same power, or allies that are both belligerent."""
+        if power == other:
+            return True
+        key = (power, other)
+        found = self._friendly.get(key)
+        if found is None:
+            found = self._friendly[key] = friendly_powers(self.module, self.state, power, other)
+        return found
+
+    def enemy(self, power: str, other: str) -> bool:
+        if power == other:
+            return False
+        key = (power, other)
+        found = self._war.get(key)
+        if found is None:
+            found = self._war[key] = at_war(self.state, power, other)
+        return found
+
+    def belligerent(self, power: str) -> bool:
+        found = self._belligerent.get(power)
+        if found is None:
+            found = self._belligerent[power] = belligerent(self.state, power)
+        return found
+
+    # areas -------------------------------------------------------------------------------------
+
+    def controller(self, area_id: str) -> str | None:
+        if area_id in self._controller:
+            return self._controller[area_id]
+        powers = self.state.powers
+        cubes = self.state.cubes.get(area_id)
+        found: str | None
+        if not cubes:  # the owner of an untouched home or colony area, if still in the game
+            owner = self.graph.owner.get(area_id)
+            found = owner if owner in powers and powers[owner].active else None
+        else:
+
+            def active(power: str) -> bool:
+                return power in powers and powers[power].active
+
+            found = area_controller(self.module, area_id, cubes, active)
+        self._controller[area_id] = found
+        return found
+
+    def friendly_area(self, power: str, area_id: str) -> bool:
+        """A land or mixed area held by the power or a friendly one; never a Chinese-army country."""
+        if area_id in self.graph.sea or area_id in self.state.chinese_armies:
+            return False
+        holder = self.controller(area_id)
+        return holder is not None and self.friendly(power, holder)
+
+    def enemy_area(self, power: str, area_id: str) -> bool:
+        holder = self.controller(area_id)
+        return holder is not None and self.enemy(power, holder)
+
+    def units_in(self, area_id: str) -> list[Unit]:
+        if self._units is None:
+            self._units = {}
+            for unit in self.state.units:
+                self._units.setdefault(unit.area, []).append(unit)
+        return self._units.get(area_id, [])
+
+    def blockers(self, power: str) -> tuple[frozenset[str], frozenset[str]]:
+        """Areas holding an enemy naval unit or strategic air force, and areas holding an enemy air unit."""
+        found = self._blockers.get(power)
+        if found is None:
+            classes = self.graph.unit_class
+            naval: set[str] = set()
+            air: set[str] = set()
+            for unit in self.state.units:
+                unit_class = classes[unit.type]
+                if unit_class in ("naval", "air") and self.enemy(power, unit.power):
+                    if unit_class == "naval" or unit.type == STRATEGIC_AIR:
+                        naval.add(unit.area)
+                    if unit_class == "air":
+                        air.add(unit.area)
+            found = self._blockers[power] = (frozenset(naval), frozenset(air))
+        return found
+
+    def bases(self, area_id: str) -> list[tuple[BaseKind, str | None]]:
+        """Each base in the area with its current owner (None: unowned)."""
+        owners = self.state.base_owners
+        return [(kind, owners.get(key, printed)) for key, kind, printed in self.graph.bases[area_id]]
+
+    def special_base_owner(self, area_id: str) -> str | None:
+        """The owner of a special British base standing in an uncontrolled country (LR 2.3.3)."""
+        special = self.module.areas[area_id].special_base
+        if special is None or area_id not in self.state.special_bases or self.controller(area_id) is not None:
+            return None
+        return special.owner
+
+    def friendly_special_base(self, power: str, area_id: str, kind: BaseKind | None = None) -> bool:
+        owner = self.special_base_owner(area_id)
+        if owner is None or not self.friendly(power, owner):
+            return False
+        special = self.module.areas[area_id].special_base
+        return kind is None or kind is BaseKind.AIR or (special is not None and special.kind is kind)
+
+    def is_port(self, power: str, area_id: str) -> bool:
+        """A friendly port area (LR 2.2.2, 2.3.3): a friendly coastal area or a friendly naval base."""
+        if area_id not in self.in_play:
+            return False
+        if area_id in self.graph.sea:
+            return any(
+                k is BaseKind.NAVAL and o is not None and self.friendly(power, o)
+                for k, o in self.bases(area_id)
+            )
+        if area_id not in self.graph.coastal:
+            return False
+        return self.friendly_area(power, area_id) or self.friendly_special_base(
+            power, area_id, BaseKind.NAVAL
+        )
+
+    def is_airfield(self, power: str, area_id: str) -> bool:
+        """A friendly airfield area (LR 2.2.2): friendly land, or a friendly base of either kind."""
+        if area_id not in self.in_play:
+            return False
+        if area_id in self.graph.sea:
+            return any(o is not None and self.friendly(power, o) for _, o in self.bases(area_id))
+        return self.friendly_area(power, area_id) or self.friendly_special_base(power, area_id)
+
+    def ports(self, power: str) -> set[str]:
+        found = self._ports.get(power)
+        if found is None:
+            candidates = self.graph.port_candidates
+            found = self._ports[power] = {a for a in candidates if self.is_port(power, a)}
+        return found
+
+    def naval_transit(self, power: str, area_id: str) -> bool:
+        """Whether naval range may be traced through the area (world.Module.naval_transit)."""
+        if area_id not in self.graph.land_type:
+            return True
+        return area_id in self.graph.special_coastal and self.friendly_area(power, area_id)
+
+    def in_naval_range(self, power: str) -> set[str]:
+        """Areas within naval range (2) of a friendly port, ports included (LR 7.2.2, 7.3.1)."""
+        found = self._range.get(power)
+        if found is not None:
+            return found
+        ports = self.ports(power)
+        found = set(ports)
+        frontier = list(ports)
+        for _ in range(2):
+            following: list[str] = []
+            for area_id in frontier:
+                if area_id not in ports and not self.naval_transit(power, area_id):
+                    continue
+                for target in self.graph.naval[area_id]:
+                    if target not in found and target in self.in_play:
+                        found.add(target)
+                        following.append(target)
+            frontier = following
+        self._range[power] = found
+        return found
+
+    def delay_stops(self, area_id: str) -> bool:
+        """Whether a unit entering the area must stop there (LR 2.3.5, 12.3.1)."""
+        return area_id in self.graph.delay_box and not delay_box_ignored(self.state, area_id)
+
+    def native_land(self, area_id: str, ideology: Ideology) -> tuple[int, int]:
+        """Minor armies and Chinese armies in the area counted for this ideology (LR 2.4.4, 11.4.1)."""
+        minors = chinese = 0
+        area = self.module.areas[area_id]
+        if area_id in self._minors and area.minor_army is not None:
+            minors = area.minor_army.count
+        if area_id in self.state.chinese_armies:
+            chinese = 1
+        if not (minors or chinese):
+            return 0, 0
+        holder = self.controller(area_id)
+        if holder is None or self.ideology(holder) is not ideology:
+            return 0, 0
+        return minors, chinese
+
+
+# -- caps ----------------------------------------------------------------------------------------
+
+
+def _zeros() -> dict[str, int]:
+    return dict.fromkeys(KEYS, 0)
+
+
+def caps(snap: Snapshot, power: str, area_id: str, *, during_op: bool, logistics: bool) -> dict[str, int]:
+    """The caps of :func:`limits`, given whether a friendly logistics unit is (or will be) there."""
+    graph = snap.graph
+    area = snap.module.areas[area_id]
+    if area_id in graph.sea:
+        return _sea_caps(snap, power, area_id, during_op=during_op, logistics=logistics)
+    if area.remote:  # LR 2.2.8, 7.1.1: any number, the controller's units only
+        found = _zeros()
+        if snap.controller(area_id) == power:
+            found = dict.fromkeys(KEYS, UNLIMITED)
+            if not area.coastal:
+                found["naval"] = found["fleet"] = 0
+        return found
+    owner = snap.special_base_owner(area_id)
+    if owner is not None and not during_op and snap.friendly(power, owner):
+        # LR 7.1.1, 2.3.3: as if it were that base in a sea area
+        special = area.special_base
+        room = 2 if logistics else 1
+        found = _zeros()
+        found["logistics"] = 1
+        found["air"] = found["tactical-air"] = room
+        if special is not None and special.kind is BaseKind.NAVAL:
+            found["naval"] = found["fleet"] = room
+        return found
+    exempt = ignores_restricted(snap.module, snap.state, power, area_id)  # LR 12.3.1
+    base = occupation_limits(snap.module, area_id, logistics, restricted=not exempt)
+    found = _zeros()
+    found.update(base)
+    found["chinese-army"] = 1
+    found["fleet"] = found["naval"]
+    found["tactical-air"] = found["air"]
+    return found
+
+
+def _sea_caps(
+    snap: Snapshot, power: str, area_id: str, *, during_op: bool, logistics: bool
+) -> dict[str, int]:
+    bases = snap.bases(area_id)
+    naval_base = any(k is BaseKind.NAVAL and o is not None and snap.friendly(power, o) for k, o in bases)
+    air_base = any(o is not None and snap.friendly(power, o) for _, o in bases)  # LR 2.3.2 design note
+    room = 2 if logistics else 1
+    naval = room if naval_base else 0
+    air = room if air_base else 0
+    fleet, tactical = naval, air
+    ideology = snap.ideology(power)
+    blocked = any(
+        o is not None and snap.ideology(o) is not ideology and not snap.enemy(power, o) for _, o in bases
+    )
+    if snap.belligerent(power) and not blocked:
+        graph = snap.graph
+        neighbours = graph.naval[area_id]
+        if any(snap.is_port(power, n) for n in neighbours):
+            naval = max(naval, 1)
+            fleet = max(fleet, 1)
+        if any(snap.is_airfield(power, n) for n in graph.air[area_id]):
+            air = max(air, 1)  # a strategic air force only
+        if naval < 1 and _sub_reach(snap, power, area_id):
+            naval = 1  # a submarine pack only
+    if during_op:
+        naval, fleet, air, tactical = max(naval, 2), max(fleet, 2), max(air, 2), max(tactical, 2)
+    found = _zeros()
+    found["naval"], found["fleet"], found["air"], found["tactical-air"] = naval, fleet, air, tactical
+    found["logistics"] = 1 if air_base else 0  # a friendly base of either kind (LR 7.1.2)
+    return found
+
+
+def _sub_reach(snap: Snapshot, power: str, area_id: str) -> bool:
+    """Whether the sea area is at most two sea or mixed areas from a friendly port (LR 7.1.2)."""
+    naval = snap.graph.naval
+    for near in naval[area_id]:
+        if snap.is_port(power, near):
+            return True
+        if snap.naval_transit(power, near) and any(
+            far != area_id and snap.is_port(power, far) for far in naval[near]
+        ):
+            return True
+    return False
+
+
+# -- counting ------------------------------------------------------------------------------------
+
+
+def tally(module: Module, types: Iterable[str], minors: int = 0, chinese: int = 0) -> Counter[str]:
+    """Units counted under each key of :data:`KEYS`."""
+    graph = graph_of(module)
+    count: Counter[str] = Counter()
+    for unit_type in types:
+        unit_class = graph.unit_class[unit_type]
+        count[unit_class] += 1
+        if unit_type == FORTRESS:
+            count["fortress"] += 1
+        elif unit_class == "naval" and unit_type != SUBMARINE:
+            count["fleet"] += 1
+        elif unit_class == "air" and unit_type != STRATEGIC_AIR:
+            count["tactical-air"] += 1
+    if minors or chinese:
+        count["land"] += minors + chinese
+        count["chinese-army"] += chinese
+    return count
+
+
+def _spec(spec: UnitSpec) -> tuple[str, str, int | None]:
+    if isinstance(spec, Unit):
+        return spec.power, spec.type, spec.id
+    power, unit_type = spec
+    return power, unit_type, None
+
+
+def stop_allowed(
+    snap: Snapshot,
+    power: str,
+    unit_type: str,
+    area_id: str,
+    *,
+    during_op: bool = False,
+    excluded: Iterable[int] = (),
+    target: bool = False,
+) -> bool:
+    """The body of :func:`may_stop` on a :class:`Snapshot`; ``excluded`` are unit ids not counted."""
+    graph = snap.graph
+    if area_id not in snap.in_play:
+        return False
+    unit_class = graph.unit_class[unit_type]
+    sea = area_id in graph.sea
+    if sea and unit_class == "land":
+        return False
+    if not sea and unit_class == "naval" and area_id not in graph.coastal:
+        return False
+    if area_id in graph.remote:  # LR 2.2.8: only the controller's units, any number
+        return snap.controller(area_id) == power
+    skip = set(excluded)
+    present = [u for u in snap.units_in(area_id) if u.id not in skip]
+    if not target:
+        if (
+            not sea
+            and not snap.friendly_area(power, area_id)
+            and (unit_class == "land" or not snap.friendly_special_base(power, area_id))
+        ):
+            return False
+        # LR 7.1: no opposing (or unfriendly) unit or base may share the area
+        if any(not snap.friendly(power, u.power) for u in present):
+            return False
+        if any(o is not None and not snap.friendly(power, o) for _, o in snap.bases(area_id)):
+            return False
+    ideology = snap.ideology(power)
+    same = [u for u in present if snap.ideology(u.power) is ideology]
+    logistics = unit_type == LOGISTICS or any(
+        u.type == LOGISTICS and snap.friendly(power, u.power) for u in same
+    )
+    cap = caps(snap, power, area_id, during_op=during_op, logistics=logistics)
+    minors, chinese = snap.native_land(area_id, ideology)
+    count = tally(snap.module, [*(u.type for u in same), unit_type], minors, chinese)
+    return all(count[key] <= cap[key] for key in count)
+
+
+# -- public API ----------------------------------------------------------------------------------
+
+
+def limits(
+    module: Module, state: CataclysmState, power: str, area_id: str, *, during_op: bool = False
+) -> dict[str, int]:
+    """Caps for the power's ideology in the area now (LR 7.1.1–7.1.4); keys: see :data:`KEYS`.
+
+    A friendly logistics unit already there raises the caps; the bans on opposing units, bases and
+    unfriendly areas are :func:`may_stop`'s business. ``during_op`` gives the operation's sea
+    allowance (LR 7.1.2) and ignores a special base in a land area being fought over.
+    """
+    snap = Snapshot(module, state)
+    logistics = any(u.type == LOGISTICS and snap.friendly(power, u.power) for u in snap.units_in(area_id))
+    return caps(snap, power, area_id, during_op=during_op, logistics=logistics)
+
+
+def may_stop(
+    module: Module,
+    state: CataclysmState,
+    unit_or_power_and_type: UnitSpec,
+    area_id: str,
+    *,
+    during_op: bool = False,
+    ignoring: Unit | None = None,
+) -> bool:
+    """Whether the unit (or a new unit of ``(power, type)``) could end its move in the area now (LR 7.1).
+
+    Counts the units of the mover's ideology already there, minor and Chinese armies included;
+    a :class:`Unit` never counts itself, and ``ignoring`` names one more unit not to count.
+    Normally the area must be friendly (land or mixed) or a friendly special base, hold no unit or
+    base of an opposing or unfriendly power, and a remote area takes only its controller's units.
+    ``during_op=True`` asks about the target of an operation (attackers moving in, supporters,
+    LR 9.2 step 6, 10.2): opposing units and control do not matter there, only the caps, with the
+    operation's allowance at sea (two naval and two air units, LR 7.1.2).
+    """
+    power, unit_type, own_id = _spec(unit_or_power_and_type)
+    excluded = [i for i in (own_id, ignoring.id if ignoring is not None else None) if i is not None]
+    snap = Snapshot(module, state)
+    return stop_allowed(
+        snap, power, unit_type, area_id, during_op=during_op, excluded=excluded, target=during_op
+    )
+
+
+def violations(module: Module, state: CataclysmState, *, exempt: Iterable[str] = ()) -> list[str]:
+    """Every excess over the occupation limits, one sentence each (LR 7.1).
+
+    The caps of an ideology are the best caps of its powers present there (they share the area,
+    so they are friendly to each other, or the area is in breach anyway). ``exempt`` names areas
+    not checked (for instance production sites just crowded by a new unit, LR 7.1).
+    """
+    snap = Snapshot(module, state)
+    skip = set(exempt)
+    groups: dict[tuple[str, Ideology], list[Unit]] = {}
+    for unit in state.units:
+        groups.setdefault((unit.area, snap.ideology(unit.power)), []).append(unit)
+    found: list[str] = []
+    for (area_id, ideology), units in sorted(groups.items(), key=lambda item: (item[0][0], item[0][1].value)):
+        if area_id in skip or area_id not in module.areas:
+            continue
+        best = _zeros()
+        for power in sorted({u.power for u in units}):
+            logistics = any(u.type == LOGISTICS and snap.friendly(power, u.power) for u in units)
+            for key, value in caps(snap, power, area_id, during_op=False, logistics=logistics).items():
+                best[key] = max(best[key], value)
+        minors, chinese = snap.native_land(area_id, ideology)
+        count = tally(module, (u.type for u in units), minors, chinese)
+        for key in KEYS:
+            covered = _PARENT.get(key)
+            if covered is not None and count[covered] > best[covered]:
+                continue  # the class is over its cap already: one sentence is enough
+            if count[key] > best[key]:
+                found.append(
+                    f"{area_id}: {ideology.value} has {count[key]} {key} unit(s), "
+                    f"at most {best[key]} (LR 7.1)"
+                )
+    return found
+
+
+__all__ = [
+    "KEYS",
+    "UNLIMITED",
+    "MapGraph",
+    "Snapshot",
+    "caps",
+    "graph_of",
+    "limits",
+    "may_stop",
+    "stop_allowed",
+    "tally",
+    "violations",
+]
