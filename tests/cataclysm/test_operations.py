@@ -89,3 +89,122 @@ def test_poland_land_operation_example_lr_l2217_l2241() -> None:
     assert state.powers["germany"].reserve == "flag:germany"
     assert game.pending is None
     assert state.powers["germany"].commitment is Commitment.REARMAMENT
+
+
+def setup(scenario: str, units: list[tuple[str, str, str]], wars: list[tuple[str, str]]) -> CataclysmGame:
+    """A bare game holding only ``units`` (power, type, area), with these pairs at war."""
+    from grandstrategy.cataclysm.engine.war_start import make_war
+    from grandstrategy.cataclysm.state import Unit
+
+    game = bare_game(scenario)
+    game.state.units = [Unit(i + 1, p, t, a) for i, (p, t, a) in enumerate(units)]
+    game.state.next_unit_id = len(units) + 1
+    make_war(game, wars)
+    game.stack.clear()  # the checks queued by the war change run on an empty board
+    return game
+
+
+def settle(game: CataclysmGame) -> None:
+    """Answer every flag placement with 'cup' (provocations the examples do not mention)."""
+    while (
+        game.pending is not None
+        and game.pending["type"] == "decide"
+        and "place the flag" in game.pending["prompt"]
+    ):
+        choose(game, game.pending["power"], "cup")
+
+
+def offensive(game: CataclysmGame, power: str, actions: int) -> None:
+    game.push("military-action", power=power, left=actions, deployed=[], only=None)
+    game.run()
+
+
+def last_log(game: CataclysmGame, text: str) -> str:
+    found = [line for line in game.state.log if text in line]
+    assert found, text
+    return found[-1]
+
+
+def test_sicily_naval_operation_example_lr_l2065_l2069() -> None:
+    """An air-only attacker: tie in the air, then one naval die plus one for air superiority."""
+    game = setup(
+        "europe-1939",
+        [
+            ("italy", "surface-fleet", "sicily"),
+            ("italy", "tactical-air", "sicily"),
+            ("united-kingdom", "strategic-air", "central-mediterranean"),
+        ],
+        [("united-kingdom", "italy")],
+    )
+    offensive(game, "united-kingdom", 1)
+    choose(game, "united-kingdom", "naval operation against Sicily")
+    choose_starting(game, "united-kingdom", "activate #3 strategic-air")
+    settle(game)
+    roll(game, 4, 2)  # the air combat for superiority: the UK scores 4 ...
+    roll(game, 4, 1)  # ... and so does Italy: one loss each
+    types = {u.id: u.type for u in game.state.units}
+    assert 2 not in types  # the Italian tactical air force is destroyed
+    assert types[3] == "tactical-air"  # the British strategic air force flips
+    assert last_log(game, "has air superiority").endswith("the attacker has air superiority (LR 10.3)")
+    roll(game, 5, 3)  # two naval dice for the UK: one (no fleets) + one (air superiority)
+    roll(game, 2, 1)
+    assert "attacker rolls 5 3 = 5, defender rolls 2 1 = 2" in last_log(game, "naval combat:")
+    assert 1 not in {u.id for u in game.state.units}  # the Italian fleet takes the losses ...
+    assert 3 in {u.id for u in game.state.units}  # ... never the British air force (LR 10.5)
+
+
+def test_ruhr_air_operation_example_lr_l2089_l2091() -> None:
+    """US and UK strategic air from London, two augments, 5 v 4; Germany retreats to Bavaria."""
+    game = setup(
+        "europe-1939",
+        [
+            ("united-states", "strategic-air", "london"),
+            ("united-kingdom", "strategic-air", "london"),
+            ("germany", "tactical-air", "ruhr"),
+            ("germany", "tactical-air", "ruhr"),
+            ("germany", "infantry-army", "ruhr"),
+        ],
+        [("united-states", "germany"), ("united-kingdom", "germany")],
+    )
+    game.state.alliances["democracy"] = ["united-kingdom", "united-states"]
+    offensive(game, "united-states", 3)
+    choose(game, "united-states", "air operation against Ruhr")
+    choose_starting(game, "united-states", "activate #1 strategic-air")
+    choose_starting(game, "united-states", "activate #2 strategic-air")
+    choose(game, "united-kingdom", "allow")  # an ally's unit joins with its permission (LR 9.1)
+    choose(game, "united-states", "augment 2")
+    settle(game)
+    roll(game, 3, 1)  # 3 + 2 = 5
+    roll(game, 4, 2)  # 4: one German loss
+    choose(game, "germany", "retreat")  # down to no loss
+    choose(game, "germany", "Bavaria")
+    choose(game, "germany", "Bavaria")
+    areas = {u.id: u.area for u in game.state.units}
+    assert areas[3] == areas[4] == "bavaria" and areas[5] == "ruhr"  # the army is unaffected
+    assert {u.type for u in game.state.units if u.power == "germany"} == {"tactical-air", "infantry-army"}
+    while game.pending is not None and game.pending["type"] == "decide":
+        option = next((o for o in options(game) if o.startswith("regroup")), None)
+        choose(game, game.pending["power"], option or ("London" if "London" in options(game) else "done"))
+    areas = {u.id: u.area for u in game.state.units}
+    assert areas[1] == areas[2] == "london"
+
+
+def test_carrier_disaster_example_lr_l2159() -> None:
+    """One carrier each; Japan rolls 1, the UK 3: three losses, no retreat, disaster."""
+    game = setup(
+        "campaign-1933",
+        [("japan", "carrier-fleet", "formosa"), ("united-kingdom", "carrier-fleet", "south-china-sea")],
+        [("japan", "united-kingdom")],
+    )
+    offensive(game, "japan", 1)
+    choose(game, "japan", "naval operation against South China Sea")
+    choose_starting(game, "japan", "activate #1 carrier-fleet")
+    settle(game)
+    roll(game, 1, 1)  # Japan: 1
+    roll(game, 3, 2)  # the UK: 3 -> three losses; the remaining two would still sink the carrier
+    assert "japan" not in {u.power for u in game.state.units}
+    flags = game.state.powers["united-kingdom"].available_flags
+    choose(game, "united-kingdom", "done")  # the aftermath's regroup comes before the triumph (LR 10.7)
+    choose(game, "united-kingdom", "cup")  # the triumph flag
+    assert game.state.powers["united-kingdom"].available_flags == flags - 1
+    assert "stability test" in game.pending["label"] and game.pending["label"].startswith("japan")

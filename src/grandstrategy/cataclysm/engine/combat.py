@@ -267,6 +267,9 @@ def _combat_result(game: CataclysmGame, current: Step) -> None:
         side: [t for t in combatants(game, op, side) if _class_of(game, t) == "land" or not t.isdigit()]
         for side in ("attacker", "defender")
     }
+    fight["owners"] = {
+        t: _token_power(game, op, t) for side in ("attacker", "defender") for t in combatants(game, op, side)
+    }
     fight["fleets"] = {
         side: [t for t in combatants(game, op, side) if _token_type(game, t) in FLEETS]
         for side in ("attacker", "defender")
@@ -687,11 +690,9 @@ def _triumph(game: CataclysmGame, current: Step) -> None:
 
 
 def _owner_of_lost(game: CataclysmGame, op: Op, token: str) -> str | None:
-    for owner, ids in op.get("owners", {}).items():
-        if token in ids:
-            return str(owner)
-    unit = _unit(game, token)
-    return unit.power if unit is not None else None
+    """Whose unit a combatant was, even once it is gone (recorded when the combat began)."""
+    owner = op.get("fight", {}).get("owners", {}).get(token)
+    return str(owner) if owner is not None else None
 
 
 # ---- regroup (LR 10.11) ----------------------------------------------------------------------------

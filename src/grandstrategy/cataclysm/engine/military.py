@@ -16,7 +16,7 @@ from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.engine.special import flip_rhineland
 from grandstrategy.cataclysm.rules.control import belligerent
 from grandstrategy.cataclysm.rules.economy import build_cost
-from grandstrategy.cataclysm.rules.movement import deployment_destinations, may_withdraw
+from grandstrategy.cataclysm.rules.movement import deployment_destinations, deployment_map, may_withdraw
 from grandstrategy.cataclysm.state import Unit
 
 
@@ -117,10 +117,10 @@ def _movers(game: CataclysmGame, power: str, units: list[int] | None) -> list[Un
 
 def _deployable(game: CataclysmGame, power: str, units: list[int] | None) -> bool:
     module, state = game.module, game.state
-    for unit in _movers(game, power, units):
-        if deployment_destinations(module, state, unit) or may_withdraw(module, state, unit):
-            return True
-    return False
+    movers = _movers(game, power, units)
+    if any(may_withdraw(module, state, unit) for unit in movers):
+        return True
+    return bool(deployment_map(module, state, movers, first_only=True))
 
 
 def deploy(game: CataclysmGame, power: str, units: list[int] | None, *, offensive: bool = False) -> None:
@@ -141,8 +141,10 @@ def _deploy(game: CataclysmGame, current: Step) -> None:
         return
     module, state = game.module, game.state
     options = ["done"]
-    for unit in _movers(game, power, current["units"]):
-        if deployment_destinations(module, state, unit):
+    movers = _movers(game, power, current["units"])
+    can_move = deployment_map(module, state, movers)
+    for unit in movers:
+        if unit.id in can_move:
             options.append(f"move {unit_label(game, unit)}")
         if may_withdraw(module, state, unit):
             options.append(f"withdraw {unit_label(game, unit)}")

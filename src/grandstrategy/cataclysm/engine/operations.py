@@ -151,8 +151,12 @@ def activatable(game: CataclysmGame, op: dict[str, Any], unit: Unit) -> str | No
     """Why this unit may join the operation: ``in range``, ``extended range``; None when it may not (LR 9.1–9.5)."""
     module, state = game.module, game.state
     power, target, kind, variant = op["power"], op["target"], op["kind"], op["variant"]
-    if unit.power != power or unit.id in op["attackers"] or unit.id in op.get("deployed", []):
+    if unit.id in op["attackers"] or unit.id in op.get("deployed", []) or unit.id in op.get("refused", []):
         return None
+    if unit.power != power and not (
+        allied(module, state, power, unit.power) and friendly_powers(module, state, power, unit.power)
+    ):
+        return None  # a belligerent ally's units may join, with its permission (LR 9.1)
     if unit.area == target:
         return None
     if kind == "land":
@@ -165,15 +169,15 @@ def activatable(game: CataclysmGame, op: dict[str, Any], unit: Unit) -> str | No
         return "in range" if in_op_range(module, state, unit, target) else None
     if kind == "naval":
         if unit.type in FLEETS:
-            if unit.area not in friendly_ports(module, state, [power]):
+            if unit.area not in friendly_ports(module, state, [unit.power]):
                 return None  # fleets on patrol in a sea area without a naval base (LR 9.4.1)
         elif unit.type == "strategic-air":
-            if unit.area not in friendly_airfields(module, state, power):
+            if unit.area not in friendly_airfields(module, state, unit.power):
                 return None
         else:
             return None
     else:
-        if unit.type not in AIR or unit.area not in friendly_airfields(module, state, power):
+        if unit.type not in AIR or unit.area not in friendly_airfields(module, state, unit.power):
             return None
     if in_op_range(module, state, unit, target):
         return "in range"
@@ -313,8 +317,8 @@ def _op_activate(game: CataclysmGame, current: Step) -> None:
 
 def _ready(game: CataclysmGame, op: dict[str, Any]) -> bool:
     units = [u for u in game.state.units if u.id in op["attackers"]]
-    if not units:
-        return False
+    if not any(u.power == op["power"] for u in units):
+        return False  # at least one of the acting power's own units (LR 9.1)
     if op["variant"] == "base-capture" and not any(u.type in FLEETS for u in units):
         return False
     return op["variant"] != "strategic-bombing" or any(u.type == "strategic-air" for u in units)
@@ -328,11 +332,39 @@ def _op_activate_answer(game: CataclysmGame, current: Step) -> None:
         return
     unit_id = int(current["choice"].split("#", 1)[1].split()[0])
     unit = next(u for u in game.state.units if u.id == unit_id)
+    extended = current["choice"].endswith("(extended range)")
+    if unit.power != op["power"]:
+        game.ask(
+            unit.power,
+            f"{op['power']} asks to activate your {unit.type} in {game.module.area(unit.area).name} (LR 9.1)",
+            ["allow", "refuse"],
+            "op-activate-consent",
+            op=op,
+            unit=unit.id,
+            extended=extended,
+        )
+        return
+    _activate(game, op, unit, extended)
+
+
+@step("op-activate-consent")
+def _op_activate_consent(game: CataclysmGame, current: Step) -> None:
+    op = current["op"]
+    unit = next(u for u in game.state.units if u.id == current["unit"])
+    if current["choice"] == "refuse":
+        op.setdefault("refused", []).append(unit.id)
+        game.note(f"{unit.power} refuses to lend its {unit.type}")
+        game.push("op-activate", op=op)
+        return
+    _activate(game, op, unit, current["extended"])
+
+
+def _activate(game: CataclysmGame, op: dict[str, Any], unit: Unit, extended: bool) -> None:
     op["left"] -= _cost(op, unit)
     if unit.area not in op["origins"]:
         op["origins"].append(unit.area)
     op["attackers"].append(unit.id)
-    if current["choice"].endswith("(extended range)"):
+    if extended:
         op["extended"] = True
         op.setdefault("extended_units", []).append(unit.id)
     game.push("op-activate", op=op)
@@ -608,8 +640,26 @@ def _op_support_answer(game: CataclysmGame, current: Step) -> None:
         _after_support(game, op, side)
         return
     module, state = game.module, game.state
-    unit_id = int(current["choice"].split("#", 1)[1].split()[0])
+    unit_id = int((current.get("consent") or current["choice"]).split("#", 1)[1].split()[0])
     unit = next(u for u in state.units if u.id == unit_id)
+    chooser = op["power"] if side == "attacker" else op["defender"] or controller(module, state, op["target"])
+    if unit.power != chooser and current.get("consent") is None:
+        game.ask(
+            unit.power,
+            f"{chooser} asks your {unit.type} in {module.area(unit.area).name} to support (LR 10.2)",
+            ["allow", "refuse"],
+            "op-support-answer",
+            op=op,
+            side=side,
+            consent=current["choice"],
+        )
+        return
+    if current.get("consent") is not None:
+        if current["choice"] == "refuse":
+            op.setdefault("refused", []).append(unit.id)
+            game.note(f"{unit.power} refuses to support")
+            game.push("op-support", op=op, side=side)
+            return
     if unit.area not in loc_reach(
         module, state, unit.power
     ):  # supply is checked on commitment (LR 9.6, 10.2)

@@ -12,7 +12,7 @@ by mode is computed once per module.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterable, Callable
 from typing import Literal
 
 from grandstrategy.cataclysm.module import Module
@@ -214,6 +214,24 @@ def deployment_destinations(
     """
     snap = Snapshot(module, state)
     return sorted(_deployment(snap, unit, played=played))
+
+
+def deployment_map(
+    module: Module, state: CataclysmState, units: Iterable[Unit], *, first_only: bool = False
+) -> dict[int, list[str]]:
+    """:func:`deployment_destinations` for many units at once, sharing one snapshot of the state.
+
+    Units with nowhere to go are left out; ``first_only`` stops at the first unit that can move.
+    """
+    snap = Snapshot(module, state)
+    found: dict[int, list[str]] = {}
+    for unit in units:
+        places = _deployment(snap, unit, played=False)
+        if places:
+            found[unit.id] = sorted(places)
+            if first_only:
+                break
+    return found
 
 
 def _deployment(snap: Snapshot, unit: Unit, *, played: bool) -> set[str]:
