@@ -208,3 +208,53 @@ def test_carrier_disaster_example_lr_l2159() -> None:
     choose(game, "united-kingdom", "cup")  # the triumph flag
     assert game.state.powers["united-kingdom"].available_flags == flags - 1
     assert "stability test" in game.pending["label"] and game.pending["label"].startswith("japan")
+
+
+def test_moscow_limited_supply_example_lr_l1905() -> None:
+    """The tank army in Smolensk is out of supply; the air force in Leningrad draws it by the Baltic."""
+    game = setup(
+        "europe-1939",
+        [
+            ("germany", "tank-army", "smolensk"),
+            ("germany", "tactical-air", "leningrad"),
+            ("soviet-union", "infantry-army", "moscow"),
+        ],
+        [("germany", "soviet-union")],
+    )
+    for area in ("poland", "baltic-states", "leningrad", "smolensk"):
+        game.state.cubes[area] = {"germany": 1}
+    offensive(game, "germany", 1)
+    choose(game, "germany", "land operation against Moscow")
+    choose_starting(game, "germany", "activate #1 tank-army")
+    settle(game)
+    assert "tank-army in Smolensk is in limited supply" in last_log(game, "limited supply")
+    choose_starting(game, "germany", "support with #2 germany tactical-air")
+    settle(game)
+    assert not any("tactical-air is in limited supply" in line for line in game.state.log)
+    roll(game, 5, 4, 1)  # Germany: two dice, +1 for air superiority; -1 for limited supply
+    assert "attacker -1: limited supply" in last_log(game, "limited supply (LR 9.6")
+
+
+def test_surprise_attack_example_lr_l1961_l1969() -> None:
+    """Japan surprises the US fleet at Hawaii: war, two US flags, -1 to the US, then No Surprise."""
+    game = setup(
+        "campaign-1933",
+        [("japan", "carrier-fleet", "marshalls"), ("united-states", "surface-fleet", "hawaii")],
+        [],
+    )
+    game.state.powers["japan"].commitment = Commitment.MOBILIZATION
+    game.state.markers.remove("wnt")  # Japan has ended the naval treaty
+    offensive(game, "japan", 1)
+    choose(game, "japan", "surprise naval operation against Hawaii")
+    choose_starting(game, "japan", "activate #1 carrier-fleet")
+    us_flags = game.state.powers["united-states"].available_flags
+    settle(game)
+    assert game.state.powers["united-states"].available_flags == us_flags - 2
+    assert ["japan"] in [side for war in game.state.wars for side in war]
+    roll(game, 6, 3)  # Japan: 6
+    roll(game, 5)  # the US: one die (Japanese carrier superiority), 5 - 1 = 4
+    assert "defender -1: surprised (LR 9.8)" in last_log(game, "surprised")
+    assert "attacker rolls 6 3 = 6, defender rolls 5 = 4" in last_log(game, "naval combat:")
+    while game.pending is not None and game.pending["type"] == "decide":
+        choose(game, game.pending["power"], options(game)[0])
+    assert "democracy" in game.state.no_surprise

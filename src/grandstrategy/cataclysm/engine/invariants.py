@@ -7,6 +7,7 @@ the force pool within its limit; the cup holds no resources; no power is asked w
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from grandstrategy.cataclysm.engine.common import (
     aid_and_influence,
@@ -83,6 +84,17 @@ def _occupation(game: CataclysmGame) -> list[str]:
     if sweep_pending(game):
         return []
     exempt = {site for power in state.powers for site in production_sites(module, state, power)}
-    frames = [*game.stack, *([game.pending["then"]] if game.pending is not None else [])]
-    exempt |= {frame["op"]["target"] for frame in frames if isinstance(frame.get("op"), dict)}
+    exempt |= operation_targets([*game.stack, *([game.pending] if game.pending is not None else [])])
     return violations(module, state, exempt=exempt)
+
+
+def operation_targets(frames: list[dict[str, Any]]) -> set[str]:
+    """Targets of operations under way, found in pending steps and the steps they resume."""
+    found: set[str] = set()
+    for frame in frames:
+        while isinstance(frame, dict):
+            op = frame.get("op")
+            if isinstance(op, dict):
+                found.add(op["target"])
+            frame = frame.get("then") or frame.get("next")  # type: ignore[assignment]
+    return found
