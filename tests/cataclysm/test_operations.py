@@ -51,7 +51,7 @@ def place_flags(game: CataclysmGame, where: dict[str, str]) -> None:
 
 
 def test_poland_land_operation_example_lr_l2217_l2241() -> None:
-    """Fall Weiss: maneuvers, a land operation on French Poland, triumph and conquest, with the text's dice."""
+    """Fall Weiss: maneuvers, a land operation on French Poland, triumph and conquest, the text's dice."""
     game = bare_game()
     state = game.state
     germany_vp = victory_points(MODULE, state, "germany")
@@ -258,3 +258,169 @@ def test_surprise_attack_example_lr_l1961_l1969() -> None:
     while game.pending is not None and game.pending["type"] == "decide":
         choose(game, game.pending["power"], options(game)[0])
     assert "democracy" in game.state.no_surprise
+
+
+def test_declaration_of_war_is_followed_by_one_operation_on_the_target_lr_6_2() -> None:
+    """France (mobilization) declares war on Germany; the UK at rearmament cannot join and so
+    leaves the alliance (LR 6.1.3); Germany gains a flag; France must then attack Germany."""
+    game = bare_game()
+    state = game.state
+    state.powers["france"].available_flags -= 1  # the flag played
+    game.push("play-counter", counter="flag:france", source="cup")
+    game.run()
+    assert "declare-war germany" in options(game)
+    choose(game, "france", "declare-war germany")
+    roll(game, 5)  # effectiveness 1: one die, a 5 succeeds
+    assert options(game) == ["break the alliance"]
+    choose(game, "united-kingdom", "break the alliance")
+    assert "democracy" not in state.alliances
+    choose(game, "germany", "reserve")  # the target's flag
+    war = [w for w in state.wars if "france" in w[0] + w[1]]
+    assert war and "germany" in war[0][0] + war[0][1]
+    menu = options(game)
+    assert menu and all("against" in o or "of " in o or " at " in o for o in menu), menu
+    assert "forfeit" not in menu and not any(o.startswith("build") for o in menu)  # an operation only
+
+
+def test_ally_at_mobilization_may_join_the_declarers_war_lr_6_1_3() -> None:
+    game = bare_game()
+    state = game.state
+    state.powers["united-kingdom"].commitment = Commitment.MOBILIZATION
+    state.powers["france"].available_flags -= 1
+    game.push("play-counter", counter="flag:france", source="cup")
+    game.run()
+    choose(game, "france", "declare-war germany")
+    roll(game, 6)
+    assert options(game) == ["join the war", "break the alliance"]
+    choose(game, "united-kingdom", "join the war")
+    assert state.alliances["democracy"] == ["france", "united-kingdom"]
+    assert any("united-kingdom" in a and "germany" in b for a, b in state.wars)
+
+
+def test_invasion_across_one_sea_area_with_a_friendly_fleet_lr_9_3_2() -> None:
+    """Two actions together; the defender gets +1 against an invasion; the invader may stay."""
+    game = setup(
+        "europe-1939",
+        [
+            ("united-kingdom", "infantry-army", "london"),
+            ("united-kingdom", "surface-fleet", "north-sea"),
+            ("germany", "infantry-army", "benelux"),
+        ],
+        [("united-kingdom", "germany")],
+    )
+    game.state.cubes["benelux"] = {"germany": 1}
+    offensive(game, "united-kingdom", 1)
+    assert "invasion of Benelux" not in options(game)  # an invasion needs two actions at once
+    game = setup(
+        "europe-1939",
+        [
+            ("united-kingdom", "infantry-army", "london"),
+            ("united-kingdom", "surface-fleet", "north-sea"),
+            ("germany", "infantry-army", "benelux"),
+        ],
+        [("united-kingdom", "germany")],
+    )
+    game.state.cubes["benelux"] = {"germany": 1}
+    offensive(game, "united-kingdom", 2)
+    choose(game, "united-kingdom", "invasion of Benelux")
+    choose_starting(game, "united-kingdom", "activate #1 infantry-army")
+    settle(game)
+    roll(game, 6, 6)  # the UK: 7
+    roll(game, 2, 1)  # Germany: 2 + 1 for defending against an invasion = 3 -> two losses
+    assert "defender +1: adverse terrain, strait or invasion" in last_log(game, "invasion, counted once")
+    assert controller(MODULE, game.state, "benelux") == "united-kingdom"
+
+
+def test_strategic_bombing_with_intrinsic_defence_damages_a_resource_lr_9_5_2() -> None:
+    game = setup(
+        "europe-1939",
+        [("united-kingdom", "strategic-air", "london"), ("germany", "infantry-army", "ruhr")],
+        [("united-kingdom", "germany")],
+    )
+    offensive(game, "united-kingdom", 1)
+    choose(game, "united-kingdom", "strategic bombing of Ruhr")
+    choose_starting(game, "united-kingdom", "activate #1 strategic-air")
+    settle(game)
+    roll(game, 6, 4)  # the UK: 6
+    roll(game, 2)  # Germany's one intrinsic die: 2 -> three losses, no air unit to take them
+    while game.pending is not None and game.pending["type"] == "decide":
+        choose(
+            game,
+            game.pending["power"],
+            next(
+                (o for o in options(game) if o in ("London", "damage the printed resource")), options(game)[0]
+            ),
+        )
+    assert "ruhr" in game.state.damaged
+    assert {u.id: u.area for u in game.state.units}[1] != "ruhr"  # it cannot stay in an enemy area
+
+
+def test_base_capture_without_defenders_succeeds_at_once_lr_9_4_2() -> None:
+    game = setup(
+        "campaign-1933",
+        [("japan", "surface-fleet", "marshalls")],
+        [("japan", "united-states")],
+    )
+    assert "wnt" not in game.state.markers  # the treaty ended when the US went to war
+    offensive(game, "japan", 1)
+    choose(game, "japan", "base capture at Hawaii")
+    choose_starting(game, "japan", "activate #1 surface-fleet")
+    settle(game)
+    while game.pending is not None and game.pending["type"] == "decide":
+        choose(game, game.pending["power"], options(game)[0])
+    assert game.state.base_owners["hawaii#0"] == "japan"
+
+
+def test_deployed_units_may_not_attack_later_in_the_offensive_lr_l1752() -> None:
+    """Deploy an army and an air force to Poland; then only the tank army may attack Ukraine,
+    while the air force that deployed may still support it (LR 8.4.2)."""
+    game = setup(
+        "europe-1939",
+        [
+            ("germany", "tank-army", "poland"),
+            ("germany", "infantry-army", "silesia"),
+            ("germany", "tactical-air", "east-prussia"),
+            ("soviet-union", "infantry-army", "ukraine"),
+        ],
+        [("germany", "soviet-union")],
+    )
+    game.state.cubes["poland"] = {"germany": 1}
+    game.state.minor_armies.remove("poland")  # destroyed in the conquest
+    offensive(game, "germany", 2)
+    choose(game, "germany", "deploy")
+    choose_starting(game, "germany", "move #2 infantry-army")
+    choose(game, "germany", "Poland")
+    choose_starting(game, "germany", "move #3 tactical-air")
+    choose(game, "germany", "Poland")
+    choose(game, "germany", "done")
+    choose(game, "germany", "land operation against Ukraine")
+    assert options(game) == ["activate #1 tank-army in Poland"]
+    choose(game, "germany", "activate #1 tank-army in Poland")
+    settle(game)
+    assert any(o.startswith("support with #3 germany tactical-air") for o in options(game))
+
+
+def test_the_same_army_attacks_twice_in_one_offensive_lr_l1782() -> None:
+    game = setup(
+        "europe-1939",
+        [("germany", "tank-army", "ruhr"), ("france", "infantry-army", "paris")],
+        [("germany", "france")],
+    )
+    game.state.cubes["benelux"] = {"france": 1}
+    offensive(game, "germany", 2)
+    choose(game, "germany", "land operation against Benelux")
+    choose_starting(game, "germany", "activate #1 tank-army")
+    choose(game, "germany", "augment 0")  # keep the second action for Paris
+    settle(game)
+    roll(game, 6, 5)  # Germany 6 against the empty Benelux's one die
+    roll(game, 2)
+    while (
+        game.pending is not None
+        and game.pending["type"] == "decide"
+        and "military action" not in game.pending["prompt"]
+    ):
+        choose(game, game.pending["power"], "cup" if "cup" in options(game) else "done")
+    assert controller(MODULE, game.state, "benelux") == "germany"
+    assert "land operation against Paris" in options(game)
+    choose(game, "germany", "land operation against Paris")
+    assert options(game) == ["activate #1 tank-army in Benelux"]

@@ -27,6 +27,7 @@ from grandstrategy.cataclysm.module.schema import AreaStatus, Ideology
 from grandstrategy.cataclysm.rules import combat as arithmetic
 from grandstrategy.cataclysm.rules.control import at_war, controller, friendly_powers
 from grandstrategy.cataclysm.rules.dice import roll_result
+from grandstrategy.cataclysm.rules.economy import limited_in_play
 from grandstrategy.cataclysm.rules.movement import regroup_destinations, retreat_destinations
 from grandstrategy.cataclysm.rules.occupation import may_stop
 from grandstrategy.cataclysm.state import Unit
@@ -505,7 +506,7 @@ def _retreat(game: CataclysmGame, current: Step) -> None:
     ):
         places = [op["origins"][0]] if may_stop(module, state, unit, op["origins"][0], ignoring=unit) else []
     else:
-        places = retreat_destinations(module, state, unit, kind)  # type: ignore[arg-type]
+        places = retreat_destinations(module, state, unit, kind)
     if not places:
         game.note(f"{unit.power}'s {unit.type} cannot retreat")
         destroy_token(game, token)
@@ -630,7 +631,7 @@ def _conquest_control(game: CataclysmGame, current: Step) -> None:
 
 @step("capture-base")
 def _capture_base(game: CataclysmGame, current: Step) -> None:
-    """The attacker replaces the base with its own of the same kind; a special British base goes (LR 9.4.2)."""
+    """The attacker puts its own base in place of the one there; a special British base goes (LR 9.4.2)."""
     op = current["op"]
     state, module = game.state, game.module
     target = op["target"]
@@ -647,18 +648,36 @@ def _capture_base(game: CataclysmGame, current: Step) -> None:
 
 @step("bombing-damage")
 def _bombing_damage(game: CataclysmGame, current: Step) -> None:
-    """More losses than the defender could take damage one resource there (LR 9.5.2)."""
+    """More losses than the defender could take damage one resource there (LR 9.5.2).
+
+    A limited resource is removed from play; a printed one gets a Damage marker. Where both are
+    present, the attacker chooses which.
+    """
     op = current["op"]
     state, module = game.state, game.module
     area = module.area(op["target"])
-    for resource in area.resources:
-        if resource.limited and resource.marker and resource.marker not in state.used_limited:
-            state.used_limited.append(resource.marker)
+    choices = []
+    if any(not r.limited for r in area.resources) and op["target"] not in state.damaged:
+        choices.append("damage the printed resource")
+    choices += [
+        f"remove the limited resource {r.marker}"
+        for r in area.resources
+        if r.limited and r.marker and limited_in_play(state, r)
+    ]
+    if not choices:
+        return
+    if len(choices) == 1 or "choice" in current:
+        choice = current.get("choice", choices[0])
+        if choice.startswith("remove"):
+            state.used_limited.append(choice.rsplit(" ", 1)[1])
             game.note(f"strategic bombing removes the limited resource in {area.name}")
-            return
-    if op["target"] not in state.damaged:
-        state.damaged.append(op["target"])
-        game.note(f"strategic bombing damages the resource in {area.name}")
+        else:
+            state.damaged.append(op["target"])
+            game.note(f"strategic bombing damages the resource in {area.name}")
+        return
+    game.ask(
+        op["power"], "strategic bombing: which resource is hit? (LR 9.5.2)", choices, "bombing-damage", op=op
+    )
 
 
 @step("triumph")
@@ -799,7 +818,7 @@ def _regroup_move(game: CataclysmGame, current: Step) -> None:
 
 @step("op-end")
 def _op_end(game: CataclysmGame, current: Step) -> None:
-    """Units that may not stay must leave; surprise immunity; a failed attack's opportunity (LR 9.7.2, 9.8)."""
+    """Units that may not stay leave; surprise immunity; a failed attack's opportunity (LR 9.7.2, 9.8)."""
     op = current["op"]
     module, state = game.module, game.state
     target = op["target"]
@@ -809,14 +828,7 @@ def _op_end(game: CataclysmGame, current: Step) -> None:
     if stranded:
         unit = stranded[0]
         places = regroup_destinations(module, state, unit, target, extended=bool(op.get("extended")))
-        places = [p for p in places if p != target] or retreat_destinations(
-            module,
-            state,
-            unit,
-            unit_class(game, unit.type)
-            if unit_class(game, unit.type) in ("land", "naval", "air")
-            else "land",
-        )  # type: ignore[arg-type]
+        places = [p for p in places if p != target] or retreat_destinations(module, state, unit, "land")
         if not places:
             game.note(
                 f"{unit.power}'s {unit.type} may not stay in {module.area(target).name} and has nowhere to go"

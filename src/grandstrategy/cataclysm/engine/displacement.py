@@ -68,7 +68,8 @@ def _sweep(game: CataclysmGame, current: Step) -> None:
         return
     game.ask(
         unit.power,
-        f"your {unit.type} may not stay in {module.area(unit.area).name}: retreat or go to the cup (LR 6.1.4, 7.1)",
+        f"your {unit.type} may not stay in {module.area(unit.area).name}: retreat or go to the cup"
+        " (LR 6.1.4, 7.1)",
         options,
         "occupation-sweep-answer",
         unit=unit.id,

@@ -148,7 +148,7 @@ def valid_target(
 
 
 def activatable(game: CataclysmGame, op: dict[str, Any], unit: Unit) -> str | None:
-    """Why this unit may join the operation: ``in range``, ``extended range``; None when it may not (LR 9.1–9.5)."""
+    """How this unit may join the operation (``in range``, ``extended range``), or None (LR 9.1–9.5)."""
     module, state = game.module, game.state
     power, target, kind, variant = op["power"], op["target"], op["kind"], op["variant"]
     if unit.id in op["attackers"] or unit.id in op.get("deployed", []) or unit.id in op.get("refused", []):
@@ -397,7 +397,7 @@ def primary_defender_candidates(game: CataclysmGame, op: dict[str, Any]) -> list
 
 @step("op-declared")
 def _op_declared(game: CataclysmGame, current: Step) -> None:
-    """Primary defender (LR 9.1.1), then a Democracy's check against a neutral country or base (LR 9.2 step 2)."""
+    """The primary defender (LR 9.1.1); a Democracy's check before attacking a neutral (LR 9.2 step 2)."""
     op = current["op"]
     candidates = primary_defender_candidates(game, op)
     if len(candidates) > 1 and "defender_choice" not in current:
@@ -510,7 +510,7 @@ def defending_units(game: CataclysmGame, op: dict[str, Any]) -> list[Unit]:
 
 @step("op-supply")
 def _op_supply(game: CataclysmGame, current: Step) -> None:
-    """Every area with activated or defending units traces an LOC, or its units are in limited supply (LR 9.6)."""
+    """Activated and defending units trace an LOC, or are in limited supply for the operation (LR 9.6)."""
     op = current["op"]
     module, state = game.module, game.state
     reach: dict[str, set[str]] = {}
@@ -654,12 +654,11 @@ def _op_support_answer(game: CataclysmGame, current: Step) -> None:
             consent=current["choice"],
         )
         return
-    if current.get("consent") is not None:
-        if current["choice"] == "refuse":
-            op.setdefault("refused", []).append(unit.id)
-            game.note(f"{unit.power} refuses to support")
-            game.push("op-support", op=op, side=side)
-            return
+    if current.get("consent") is not None and current["choice"] == "refuse":
+        op.setdefault("refused", []).append(unit.id)
+        game.note(f"{unit.power} refuses to support")
+        game.push("op-support", op=op, side=side)
+        return
     if unit.area not in loc_reach(
         module, state, unit.power
     ):  # supply is checked on commitment (LR 9.6, 10.2)

@@ -12,7 +12,7 @@ by mode is computed once per module.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Callable
+from collections.abc import Callable, Iterable
 from typing import Literal
 
 from grandstrategy.cataclysm.module import Module
@@ -222,6 +222,7 @@ def deployment_map(
     """:func:`deployment_destinations` for many units at once, sharing one snapshot of the state.
 
     Units with nowhere to go are left out; ``first_only`` stops at the first unit that can move.
+    Units of one power and type standing together share one search.
     """
     snap = Snapshot(module, state)
     found: dict[int, list[str]] = {}
@@ -241,14 +242,40 @@ def _deployment(snap: Snapshot, unit: Unit, *, played: bool) -> set[str]:
         return set()
     if unit.area not in snap.in_play:
         return set()
+    reached = _deployment_reach(snap, unit.power, unit.type, unit.area, unit.coast)
+    stops = snap.stops
+    excluded = (unit.id,)
+    power, unit_type = unit.power, unit.type
+    found: set[str] = set()
+    for b in reached:
+        ok = stops.get((power, unit_type, b, False, False))
+        if ok is None:
+            ok = stop_allowed(snap, power, unit_type, b, excluded=excluded)
+        if ok:
+            found.add(b)
+    return found
+
+
+def _deployment_reach(
+    snap: Snapshot, power: str, unit_type: str, start: str, coast: str | None
+) -> frozenset[str]:
+    """Where a unit of this power and type could move from ``start``, before occupation limits (LR 8.4)."""
+    graph = snap.graph
+    unit_class = graph.unit_class[unit_type]
+    if unit_class != "naval":
+        coast = None  # only a naval unit's coast matters (LR 2.2.1)
+    key = ("deployment", power, unit_type, start, coast)
+    found = snap.searches.get(key)
+    if found is not None:
+        return found
     if unit_class == "naval":
-        reached = _naval_deployment(snap, unit)
+        reached = _naval_deployment(snap, power, unit_type, start, coast)
     elif unit_class == "air":
-        reached = _air_deployment(snap, unit)
+        reached = _air_deployment(snap, power, unit_type, start)
     else:
-        reached = _ground_deployment(snap, unit)
-    reached.discard(unit.area)
-    state, power = snap.state, unit.power
+        reached = _ground_deployment(snap, power, unit_type, start)
+    reached.discard(start)
+    state = snap.state
     if WNT in state.markers:
         reached -= graph.wnt_zone
     if (
@@ -259,56 +286,67 @@ def _deployment(snap: Snapshot, unit: Unit, *, played: bool) -> set[str]:
     ):
         homes = graph.homes.get(power, frozenset())
         reached = {b for b in reached if b in homes or any(owner == power for _, owner in snap.bases(b))}
-    return {b for b in reached if stop_allowed(snap, power, unit.type, b, excluded=(unit.id,))}
+    found = snap.searches[key] = frozenset(reached)
+    return found
 
 
-def _memo(check: Callable[[str], bool]) -> Callable[[str], bool]:
-    """The same question about an area, answered once per search."""
-    answers: dict[str, bool] = {}
+def _sails(snap: Snapshot, power: str, unit_type: str) -> Callable[[str], bool]:
+    """Whether naval movement outside an operation may enter an area (remembered by the snapshot)."""
+    answers = snap.answers("naval-entry", power, unit_type == SUBMARINE, snap.graph.unit_class[unit_type])
 
-    def answer(area_id: str) -> bool:
+    def sails(area_id: str) -> bool:
         found = answers.get(area_id)
         if found is None:
-            found = answers[area_id] = check(area_id)
+            found = answers[area_id] = _naval_entry(snap, power, unit_type, area_id, None, check_range=True)
         return found
 
-    return answer
+    return sails
 
 
-def _naval_deployment(snap: Snapshot, unit: Unit) -> set[str]:
-    graph, power, start = snap.graph, unit.power, unit.area
-    enters = _memo(lambda b: _naval_entry(snap, power, unit.type, b, None, check_range=True))
+def _naval_deployment(snap: Snapshot, power: str, unit_type: str, start: str, coast: str | None) -> set[str]:
+    graph = snap.graph
+    enters = _sails(snap, power, unit_type)
+    onward = snap.answers("naval-onward", power)
     seen = {start}
     stack = [start]
     while stack:
         here = stack.pop()
-        if here != start and not _naval_onward(snap, power, here, None):
-            continue
-        for there in graph.naval_from(here, unit.coast if here == start else None):
+        if here != start:
+            go_on = onward.get(here)
+            if go_on is None:
+                go_on = onward[here] = _naval_onward(snap, power, here, None)
+            if not go_on:
+                continue
+        for there in graph.naval_from(here, coast if here == start else None):
             if there not in seen and enters(there):
                 seen.add(there)
                 stack.append(there)
     return seen
 
 
-def _ground_deployment(snap: Snapshot, unit: Unit) -> set[str]:
+def _ground_deployment(snap: Snapshot, power: str, unit_type: str, start: str) -> set[str]:
     """Land, fortress and logistics units: land movement, and naval movement between coasts."""
-    graph, power, start = snap.graph, unit.power, unit.area
-    walks = _memo(lambda b: _land_entry(snap, power, b, None))
-    sails = _memo(lambda b: _naval_entry(snap, power, unit.type, b, None, check_range=True))
+    graph = snap.graph
+    land, naval, sea, coastal, delay_box = graph.land, graph.naval, graph.sea, graph.coastal, graph.delay_box
+    walks = snap.answers("land-entry", power)
+    sails = _sails(snap, power, unit_type)
     seen = {start}
     stack = [start]
     while stack:
         here = stack.pop()
-        if here != start and snap.delay_stops(here):
+        if here != start and here in delay_box and snap.delay_stops(here):
             continue
-        if here not in graph.sea:
-            for there in graph.land[here]:
-                if there not in seen and walks(there):
-                    seen.add(there)
-                    stack.append(there)
-        if here in graph.coastal:
-            for there in graph.naval[here]:
+        if here not in sea:
+            for there in land[here]:
+                if there not in seen:
+                    ok = walks.get(there)
+                    if ok is None:
+                        ok = walks[there] = _land_entry(snap, power, there, None)
+                    if ok:
+                        seen.add(there)
+                        stack.append(there)
+        if here in coastal:
+            for there in naval[here]:
                 if there not in seen and sails(there):
                     seen.add(there)
                     stack.append(there)
@@ -318,39 +356,43 @@ def _ground_deployment(snap: Snapshot, unit: Unit) -> set[str]:
 _AFIELD, _AIR_SEA, _NAVAL_SEA = 0, 1, 2
 
 
-def _air_deployment(snap: Snapshot, unit: Unit) -> set[str]:
+def _air_deployment(snap: Snapshot, power: str, unit_type: str, start: str) -> set[str]:
     """Air units: air movement, with at most one sea area in a row crossed by air (LR 7.2).
 
     The search remembers how the unit entered its current area: over land or a friendly air base
     (``_AFIELD``), into a bare sea area by air (``_AIR_SEA``), or into one by naval movement
     (``_NAVAL_SEA``). A sea area crossed by air must sit between two such airfields or land areas.
     """
-    graph, power, start = snap.graph, unit.power, unit.area
-    flies = _memo(lambda b: _air_entry(snap, power, b, None, in_op=False))
-    sails = _memo(lambda b: _naval_entry(snap, power, unit.type, b, None, check_range=True))
-    bare = _memo(lambda b: b in graph.sea and not snap.is_airfield(power, b))
+    graph = snap.graph
+    air, naval, sea, coastal, delay_box = graph.air, graph.naval, graph.sea, graph.coastal, graph.delay_box
+    flies = snap.answers("air-entry", power)
+    sails = _sails(snap, power, unit_type)
+    is_airfield = snap.is_airfield
     seen = {(start, _AFIELD)}
     stack = [(start, _AFIELD)]
     while stack:
         here, how = stack.pop()
-        if here != start and snap.delay_stops(here):
+        if here != start and here in delay_box and snap.delay_stops(here):
             continue
-        for there in graph.air[here]:
-            if not flies(there):
+        for there in air[here]:
+            ok = flies.get(there)
+            if ok is None:
+                ok = flies[there] = _air_entry(snap, power, there, None, in_op=False)
+            if not ok:
                 continue
-            bare_sea = bare(there)
+            bare_sea = there in sea and not is_airfield(power, there)
             if bare_sea and how != _AFIELD:
                 continue
             node = (there, _AIR_SEA if bare_sea else _AFIELD)
             if node not in seen:
                 seen.add(node)
                 stack.append(node)
-        if how == _AIR_SEA or here not in graph.coastal:
+        if how == _AIR_SEA or here not in coastal:
             continue
-        for there in graph.naval[here]:
+        for there in naval[here]:
             if not sails(there):
                 continue
-            node = (there, _NAVAL_SEA if bare(there) else _AFIELD)
+            node = (there, _NAVAL_SEA if there in sea and not is_airfield(power, there) else _AFIELD)
             if node not in seen:
                 seen.add(node)
                 stack.append(node)

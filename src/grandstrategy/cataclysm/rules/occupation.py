@@ -21,7 +21,9 @@ A set of units fits when, for every key, the units it counts are no more than it
 allowances of LR 7.1.2 are not cumulative within a type: each cap is the best single allowance.
 
 The map facts every question needs are computed once per module (:func:`graph_of`); the facts
-that depend on the position are computed at most once per call (:class:`Snapshot`).
+that depend on the position are computed at most once per call (:class:`Snapshot`), which also
+remembers its answers to :func:`stop_allowed` and to the caps, so a call asking about many units
+(a deployment, say) pays for each distinct question once.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from typing import Literal
 
 from grandstrategy.cataclysm.module import Module
 from grandstrategy.cataclysm.module.scenario_checks import occupation_limits
-from grandstrategy.cataclysm.module.schema import AreaStatus, AreaType, BaseKind, Ideology
+from grandstrategy.cataclysm.module.schema import AreaStatus, AreaType, BaseKind, Ideology, SpecialBase
 from grandstrategy.cataclysm.module.world import area_controller
 from grandstrategy.cataclysm.rules.control import at_war, belligerent, friendly_powers
 from grandstrategy.cataclysm.rules.special import delay_box_ignored, ignores_restricted
@@ -102,6 +104,17 @@ class MapGraph:
             for power in module.powers
         }
         self.unit_class: dict[str, UnitClass] = {t.id: t.unit_class for t in module.unit_types.values()}
+        self.counted: dict[str, tuple[str, ...]] = {
+            unit_type: _counted_keys(unit_type, unit_class)
+            for unit_type, unit_class in self.unit_class.items()
+        }
+        """The keys of :data:`KEYS` that one unit of each type counts under (see :func:`tally`)."""
+        self.special_base: dict[str, SpecialBase] = {
+            a.id: a.special_base for a in module.areas.values() if a.special_base is not None
+        }
+        self.minor_army: dict[str, int] = {
+            a.id: a.minor_army.count for a in module.areas.values() if a.minor_army is not None
+        }
         self._in_play: dict[tuple[str, ...], frozenset[str]] = {}
 
     def in_play(self, maps: Iterable[str]) -> frozenset[str]:
@@ -116,6 +129,16 @@ class MapGraph:
         if coast is not None and (area_id, coast) in self.naval_coast:
             return self.naval_coast[(area_id, coast)]
         return self.naval[area_id]
+
+
+def _counted_keys(unit_type: str, unit_class: UnitClass) -> tuple[str, ...]:
+    if unit_type == FORTRESS:
+        return (unit_class, "fortress")
+    if unit_class == "naval" and unit_type != SUBMARINE:
+        return (unit_class, "fleet")
+    if unit_class == "air" and unit_type != STRATEGIC_AIR:
+        return (unit_class, "tactical-air")
+    return (unit_class,)
 
 
 _GRAPHS: dict[int, tuple[Module, MapGraph]] = {}
@@ -135,7 +158,12 @@ def graph_of(module: Module) -> MapGraph:
 
 
 class Snapshot:
-    """Read-only questions about one state, each answered at most once (the state must not change)."""
+    """Read-only questions about one state, each answered at most once (the state must not change).
+
+    Besides its own memos it keeps two for its callers, both living as long as the snapshot:
+    :meth:`answers` (a yes/no answer per area for one named question) and :attr:`searches` (the
+    result of one named search), so that searches for many units share their work.
+    """
 
     def __init__(self, module: Module, state: CataclysmState) -> None:
         self.module = module
@@ -144,13 +172,30 @@ class Snapshot:
         self.in_play = self.graph.in_play(state.maps)
         self._controller: dict[str, str | None] = {}
         self._friendly: dict[tuple[str, str], bool] = {}
+        self._friendly_area: dict[tuple[str, str], bool] = {}
         self._war: dict[tuple[str, str], bool] = {}
         self._belligerent: dict[str, bool] = {}
         self._units: dict[str, list[Unit]] | None = None
         self._minors = set(state.minor_armies)
+        self._port: dict[tuple[str, str], bool] = {}
+        self._airfield: dict[tuple[str, str], bool] = {}
         self._ports: dict[str, set[str]] = {}
         self._range: dict[str, set[str]] = {}
         self._blockers: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+        self._answers: dict[tuple[object, ...], dict[str, bool]] = {}
+        self.caps_memo: dict[tuple[str, str, bool, bool], dict[str, int]] = {}
+        """Caps by (power, area, during_op, logistics), shared read-only: see :func:`caps`."""
+        self.stops: dict[tuple[str, str, str, bool, bool], bool] = {}
+        """:func:`stop_allowed` by (power, unit type, area, during_op, target), no unit excluded."""
+        self.searches: dict[tuple[str | None, ...], frozenset[str]] = {}
+        """Results of searches over the map, by a key naming the search and all it depends on."""
+
+    def answers(self, *question: object) -> dict[str, bool]:
+        """The memo of one yes/no question asked per area; ``question`` names it with all it depends on."""
+        found = self._answers.get(question)
+        if found is None:
+            found = self._answers[question] = {}
+        return found
 
     # powers ------------------------------------------------------------------------------------
 
@@ -185,8 +230,10 @@ class Snapshot:
     # areas -------------------------------------------------------------------------------------
 
     def controller(self, area_id: str) -> str | None:
-        if area_id in self._controller:
+        try:
             return self._controller[area_id]
+        except KeyError:
+            pass
         powers = self.state.powers
         cubes = self.state.cubes.get(area_id)
         found: str | None
@@ -204,16 +251,23 @@ class Snapshot:
 
     def friendly_area(self, power: str, area_id: str) -> bool:
         """A land or mixed area held by the power or a friendly one; never a Chinese-army country."""
-        if area_id in self.graph.sea or area_id in self.state.chinese_armies:
-            return False
-        holder = self.controller(area_id)
-        return holder is not None and self.friendly(power, holder)
+        key = (power, area_id)
+        found = self._friendly_area.get(key)
+        if found is None:
+            if area_id in self.graph.sea or area_id in self.state.chinese_armies:
+                found = False
+            else:
+                holder = self.controller(area_id)
+                found = holder is not None and self.friendly(power, holder)
+            self._friendly_area[key] = found
+        return found
 
     def enemy_area(self, power: str, area_id: str) -> bool:
         holder = self.controller(area_id)
         return holder is not None and self.enemy(power, holder)
 
     def units_in(self, area_id: str) -> list[Unit]:
+        """The units standing in the area (the snapshot's own list: do not change it)."""
         if self._units is None:
             self._units = {}
             for unit in self.state.units:
@@ -244,7 +298,7 @@ class Snapshot:
 
     def special_base_owner(self, area_id: str) -> str | None:
         """The owner of a special British base standing in an uncontrolled country (LR 2.3.3)."""
-        special = self.module.areas[area_id].special_base
+        special = self.graph.special_base.get(area_id)
         if special is None or area_id not in self.state.special_bases or self.controller(area_id) is not None:
             return None
         return special.owner
@@ -253,11 +307,18 @@ class Snapshot:
         owner = self.special_base_owner(area_id)
         if owner is None or not self.friendly(power, owner):
             return False
-        special = self.module.areas[area_id].special_base
+        special = self.graph.special_base.get(area_id)
         return kind is None or kind is BaseKind.AIR or (special is not None and special.kind is kind)
 
     def is_port(self, power: str, area_id: str) -> bool:
         """A friendly port area (LR 2.2.2, 2.3.3): a friendly coastal area or a friendly naval base."""
+        key = (power, area_id)
+        found = self._port.get(key)
+        if found is None:
+            found = self._port[key] = self._is_port(power, area_id)
+        return found
+
+    def _is_port(self, power: str, area_id: str) -> bool:
         if area_id not in self.in_play:
             return False
         if area_id in self.graph.sea:
@@ -273,6 +334,13 @@ class Snapshot:
 
     def is_airfield(self, power: str, area_id: str) -> bool:
         """A friendly airfield area (LR 2.2.2): friendly land, or a friendly base of either kind."""
+        key = (power, area_id)
+        found = self._airfield.get(key)
+        if found is None:
+            found = self._airfield[key] = self._is_airfield(power, area_id)
+        return found
+
+    def _is_airfield(self, power: str, area_id: str) -> bool:
         if area_id not in self.in_play:
             return False
         if area_id in self.graph.sea:
@@ -280,6 +348,7 @@ class Snapshot:
         return self.friendly_area(power, area_id) or self.friendly_special_base(power, area_id)
 
     def ports(self, power: str) -> set[str]:
+        """Every friendly port area in play (a shared set: do not change it)."""
         found = self._ports.get(power)
         if found is None:
             candidates = self.graph.port_candidates
@@ -293,7 +362,10 @@ class Snapshot:
         return area_id in self.graph.special_coastal and self.friendly_area(power, area_id)
 
     def in_naval_range(self, power: str) -> set[str]:
-        """Areas within naval range (2) of a friendly port, ports included (LR 7.2.2, 7.3.1)."""
+        """Areas within naval range (2) of a friendly port, ports included (LR 7.2.2, 7.3.1).
+
+        A shared set: do not change it.
+        """
         found = self._range.get(power)
         if found is not None:
             return found
@@ -320,9 +392,8 @@ class Snapshot:
     def native_land(self, area_id: str, ideology: Ideology) -> tuple[int, int]:
         """Minor armies and Chinese armies in the area counted for this ideology (LR 2.4.4, 11.4.1)."""
         minors = chinese = 0
-        area = self.module.areas[area_id]
-        if area_id in self._minors and area.minor_army is not None:
-            minors = area.minor_army.count
+        if area_id in self._minors:
+            minors = self.graph.minor_army.get(area_id, 0)
         if area_id in self.state.chinese_armies:
             chinese = 1
         if not (minors or chinese):
@@ -342,6 +413,23 @@ def _zeros() -> dict[str, int]:
 
 def caps(snap: Snapshot, power: str, area_id: str, *, during_op: bool, logistics: bool) -> dict[str, int]:
     """The caps of :func:`limits`, given whether a friendly logistics unit is (or will be) there."""
+    return dict(_caps(snap, power, area_id, during_op, logistics))
+
+
+def _caps(snap: Snapshot, power: str, area_id: str, during_op: bool, logistics: bool) -> dict[str, int]:
+    """:func:`caps`, remembered by the snapshot: the dict is shared and must not be changed."""
+    key = (power, area_id, during_op, logistics)
+    found = snap.caps_memo.get(key)
+    if found is None:
+        found = snap.caps_memo[key] = _new_caps(
+            snap, power, area_id, during_op=during_op, logistics=logistics
+        )
+    return found
+
+
+def _new_caps(
+    snap: Snapshot, power: str, area_id: str, *, during_op: bool, logistics: bool
+) -> dict[str, int]:
     graph = snap.graph
     area = snap.module.areas[area_id]
     if area_id in graph.sea:
@@ -424,20 +512,19 @@ def _sub_reach(snap: Snapshot, power: str, area_id: str) -> bool:
 
 def tally(module: Module, types: Iterable[str], minors: int = 0, chinese: int = 0) -> Counter[str]:
     """Units counted under each key of :data:`KEYS`."""
-    graph = graph_of(module)
-    count: Counter[str] = Counter()
+    return Counter(_count(graph_of(module), types, minors, chinese))
+
+
+def _count(graph: MapGraph, types: Iterable[str], minors: int, chinese: int) -> dict[str, int]:
+    """:func:`tally` as a plain dict holding only the keys counted at least once."""
+    counted = graph.counted
+    count: dict[str, int] = {}
     for unit_type in types:
-        unit_class = graph.unit_class[unit_type]
-        count[unit_class] += 1
-        if unit_type == FORTRESS:
-            count["fortress"] += 1
-        elif unit_class == "naval" and unit_type != SUBMARINE:
-            count["fleet"] += 1
-        elif unit_class == "air" and unit_type != STRATEGIC_AIR:
-            count["tactical-air"] += 1
+        for key in counted[unit_type]:
+            count[key] = count.get(key, 0) + 1
     if minors or chinese:
-        count["land"] += minors + chinese
-        count["chinese-army"] += chinese
+        count["land"] = count.get("land", 0) + minors + chinese
+        count["chinese-army"] = count.get("chinese-army", 0) + chinese
     return count
 
 
@@ -458,7 +545,35 @@ def stop_allowed(
     excluded: Iterable[int] = (),
     target: bool = False,
 ) -> bool:
-    """The body of :func:`may_stop` on a :class:`Snapshot`; ``excluded`` are unit ids not counted."""
+    """The body of :func:`may_stop` on a :class:`Snapshot`; ``excluded`` are unit ids not counted.
+
+    The answer is remembered by the snapshot unless an excluded unit stands in the area.
+    """
+    here = snap.units_in(area_id)
+    skip = excluded if isinstance(excluded, (set, frozenset)) else set(excluded)
+    if skip and any(u.id in skip for u in here):
+        present = [u for u in here if u.id not in skip]
+        return _stop_allowed(snap, power, unit_type, area_id, present, during_op=during_op, target=target)
+    key = (power, unit_type, area_id, during_op, target)
+    found = snap.stops.get(key)
+    if found is None:
+        found = snap.stops[key] = _stop_allowed(
+            snap, power, unit_type, area_id, here, during_op=during_op, target=target
+        )
+    return found
+
+
+def _stop_allowed(
+    snap: Snapshot,
+    power: str,
+    unit_type: str,
+    area_id: str,
+    present: list[Unit],
+    *,
+    during_op: bool,
+    target: bool,
+) -> bool:
+    """:func:`stop_allowed` with the units counted in the area given (``present``)."""
     graph = snap.graph
     if area_id not in snap.in_play:
         return False
@@ -470,8 +585,7 @@ def stop_allowed(
         return False
     if area_id in graph.remote:  # LR 2.2.8: only the controller's units, any number
         return snap.controller(area_id) == power
-    skip = set(excluded)
-    present = [u for u in snap.units_in(area_id) if u.id not in skip]
+    friendly = snap.friendly
     if not target:
         if (
             not sea
@@ -480,19 +594,17 @@ def stop_allowed(
         ):
             return False
         # LR 7.1: no opposing (or unfriendly) unit or base may share the area
-        if any(not snap.friendly(power, u.power) for u in present):
+        if any(not friendly(power, u.power) for u in present):
             return False
-        if any(o is not None and not snap.friendly(power, o) for _, o in snap.bases(area_id)):
+        if any(o is not None and not friendly(power, o) for _, o in snap.bases(area_id)):
             return False
     ideology = snap.ideology(power)
     same = [u for u in present if snap.ideology(u.power) is ideology]
-    logistics = unit_type == LOGISTICS or any(
-        u.type == LOGISTICS and snap.friendly(power, u.power) for u in same
-    )
-    cap = caps(snap, power, area_id, during_op=during_op, logistics=logistics)
+    logistics = unit_type == LOGISTICS or any(u.type == LOGISTICS and friendly(power, u.power) for u in same)
+    cap = _caps(snap, power, area_id, during_op, logistics)
     minors, chinese = snap.native_land(area_id, ideology)
-    count = tally(snap.module, [*(u.type for u in same), unit_type], minors, chinese)
-    return all(count[key] <= cap[key] for key in count)
+    count = _count(graph, [*(u.type for u in same), unit_type], minors, chinese)
+    return all(value <= cap[key] for key, value in count.items())
 
 
 # -- public API ----------------------------------------------------------------------------------
