@@ -424,3 +424,26 @@ def test_the_same_army_attacks_twice_in_one_offensive_lr_l1782() -> None:
     assert "land operation against Paris" in options(game)
     choose(game, "germany", "land operation against Paris")
     assert options(game) == ["activate #1 tank-army in Benelux"]
+
+
+def test_armistice_by_consent_in_the_end_phase_lr_5_6_2() -> None:
+    game = setup("europe-1939", [], [("france", "germany")])
+    game.push("armistice-window", powers=None, asked=[])
+    game.run()
+    assert options(game) == ["no", "armistice with france"]  # Germany, the most effective, first
+    choose(game, "germany", "no")
+    choose(game, "france", "armistice with germany")
+    choose(game, "germany", "accept")
+    assert not any("france" in a + b for a, b in game.state.wars)
+    assert game.pending is None
+
+
+def test_a_declined_armistice_leaves_the_war_lr_5_6_2() -> None:
+    game = setup("europe-1939", [], [("france", "germany")])
+    game.push("armistice-window", powers=None, asked=[])
+    game.run()
+    choose(game, "germany", "armistice with france")
+    choose(game, "france", "decline")
+    assert game.pending is not None and game.pending["power"] == "france"  # Germany asked once
+    assert options(game) == ["no", "armistice with germany"]
+    assert any("france" in a + b for a, b in game.state.wars)

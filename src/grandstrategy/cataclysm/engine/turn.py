@@ -32,7 +32,7 @@ from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.engine.posture import change_posture, posture_options
 from grandstrategy.cataclysm.module.schema import Commitment, Ideology, WarStatus
 from grandstrategy.cataclysm.rules.arithmetic import sudden_death_continues
-from grandstrategy.cataclysm.rules.control import ideology_scores, winner
+from grandstrategy.cataclysm.rules.control import at_war, belligerent, ideology_scores, winner
 
 PLAYABLE = ("flag", "offensive", "unit", "upgrade")
 
@@ -290,12 +290,58 @@ def _end_phase(game: CataclysmGame, current: Step) -> None:
             pass  # resolved below in increasing effectiveness order
         elif power is not None:
             state.powers[power].holding_box.append(counter)
+    if "cw-resolution" in leftovers:  # 1. civil wars are resolved first (LR 3.8)
+        steps.append({"do": "cw-resolution"})
     fronts = {counter_power(c) for c in leftovers if parse_counter(c)[0] == "home-front"}
     for power in power_order(game, decreasing=False):
         if power in fronts:
             steps.append({"do": "home-front", "counter": f"home-front:{power}"})
+    steps.append({"do": "armistice-window", "powers": None, "asked": []})
     steps.append({"do": "end-phase-finish"})
     game.then(*steps)
+
+
+@step("armistice-window")
+def _armistice_window(game: CataclysmGame, current: Step) -> None:
+    """Wars may end by mutual consent (LR 5.6.2): each belligerent, in decreasing effectiveness
+    order, may propose an armistice to each of its enemies once per turn, in the end phase."""
+    state = game.state
+    powers = current["powers"]
+    if powers is None:
+        powers = [
+            p for p in power_order(game, decreasing=True) if state.powers[p].active and belligerent(state, p)
+        ]
+    if not powers:
+        return
+    power, asked = powers[0], current["asked"]
+    enemies = [
+        e
+        for e in power_order(game, decreasing=True)
+        if state.powers[e].active and at_war(state, power, e) and [power, e] not in asked
+    ]
+    if not state.powers[power].active or not enemies:
+        game.push("armistice-window", powers=powers[1:], asked=asked)
+        return
+    game.ask(
+        power,
+        "propose an armistice? (LR 5.6.2)",
+        ["no", *(f"armistice with {e}" for e in enemies)],
+        "armistice-window-answer",
+        powers=powers,
+        asked=asked,
+    )
+
+
+@step("armistice-window-answer")
+def _armistice_window_answer(game: CataclysmGame, current: Step) -> None:
+    powers, asked = current["powers"], current["asked"]
+    if current["choice"] == "no":
+        game.push("armistice-window", powers=powers[1:], asked=asked)
+        return
+    enemy = current["choice"].removeprefix("armistice with ")
+    game.push("armistice-window", powers=powers, asked=[*asked, [powers[0], enemy]])
+    game.note(f"{powers[0]} proposes an armistice to {enemy}")
+    game.push("armistice-offer", power=powers[0], enemies=[enemy], accepted=[])
 
 
 @step("end-phase-finish")
