@@ -447,3 +447,34 @@ def test_a_declined_armistice_leaves_the_war_lr_5_6_2() -> None:
     assert game.pending is not None and game.pending["power"] == "france"  # Germany asked once
     assert options(game) == ["no", "armistice with germany"]
     assert any("france" in a + b for a, b in game.state.wars)
+
+
+def test_units_that_lose_the_right_to_stay_retreat_or_go_to_the_cup_lr_6_1_4() -> None:
+    """A German fleet at sea next to a German port may stay only while Germany is at war (LR 7.1.2)."""
+    game = setup("europe-1939", [("germany", "surface-fleet", "baltic-sea")], [("france", "germany")])
+    from grandstrategy.cataclysm.rules.occupation import may_stop
+
+    fleet = game.state.units[0]
+    assert may_stop(MODULE, game.state, fleet, "baltic-sea")
+    game.push("armistice-settle", power="germany", accepted=["france"])
+    game.run()
+    assert "to the cup" in options(game)
+    choose(game, "germany", "to the cup")
+    assert not game.state.units and "unit:germany:surface-fleet" in game.state.cup
+
+
+def test_an_operation_activates_no_more_units_than_the_target_holds_lr_7_1() -> None:
+    game = setup(
+        "europe-1939",
+        [("germany", "infantry-army", "berlin")] * 3 + [("soviet-union", "infantry-army", "poland")],
+        [("germany", "soviet-union")],
+    )
+    game.state.cubes["poland"] = {"soviet-union": 1}
+    game.state.minor_armies.remove("poland")
+    offensive(game, "germany", 1)
+    choose(game, "germany", "land operation against Poland")
+    choose_starting(game, "germany", "activate #1")
+    choose_starting(game, "germany", "activate #2")
+    assert game.pending is not None and game.pending["type"] != "decide" or not any(
+        o.startswith("activate") for o in options(game)
+    )
