@@ -502,3 +502,23 @@ def test_bare_numbers_unchanged_and_fast(cli: Cli) -> None:
     assert best < 0.050
     text = cli(*args)
     assert text.code == 0 and "attacker wins" in text.out
+
+
+def test_a_lone_minor_army_never_retreats_lr_2_4_4() -> None:
+    """Poland's minor army cannot move, so only Germany's defeats can offer a voluntary retreat."""
+    poland = odds(
+        {
+            "combat": "land",
+            "attacker": {"units": ["tank-army", "infantry-army"], "air": ["tactical-air"]},
+            "defender": {"units": ["minor-army"]},
+        }
+    )
+    army = odds(
+        {
+            "combat": "land",
+            "attacker": {"units": ["tank-army", "infantry-army"], "air": ["tactical-air"]},
+            "defender": {"units": ["infantry-army"]},
+        }
+    )
+    assert poland.retreat_allowed <= poland.defender_wins
+    assert army.retreat_allowed > army.defender_wins

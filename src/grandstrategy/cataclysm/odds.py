@@ -483,6 +483,16 @@ def _superiority(
     return outcomes, AirCombat(terms, wins, defeats, ties)
 
 
+def _may_retreat_at_all(s: Situation) -> tuple[bool, bool]:
+    """Whether each side has a unit that could retreat: minor armies never move (LR 2.4.4), and a
+    bombed defender defending with its intrinsic die alone may not retreat (LR 9.5.2)."""
+    a_mobile = any(u != "minor-army" for u in s.attacker.units)
+    d_mobile = any(u != "minor-army" for u in s.defender.units)
+    if s.strategic_bombing and not s.defender.units:
+        d_mobile = False
+    return a_mobile, d_mobile
+
+
 def situation_odds(situation: Situation) -> SituationOdds:
     """Enumerate the situation's combat exactly (LR 10.3-10.12); see the module docstring."""
     s = situation
@@ -504,6 +514,7 @@ def situation_odds(situation: Situation) -> SituationOdds:
         sup, air_combat = _superiority(s)
         split = {key: value for key, value in sup.items()}
 
+    a_mobile, d_mobile = _may_retreat_at_all(s)
     zero = Fraction(0)
     wins = defeats = ties = a_triumph = d_triumph = a_test = d_test = retreat = damaged = zero
     a_loss: dict[int, Fraction] = {}
@@ -532,7 +543,7 @@ def situation_odds(situation: Situation) -> SituationOdds:
                                 d_test += w
                         if bombing:
                             damaged += w
-                    if may_retreat_voluntarily(n, d_steps, tie=False):
+                    if d_mobile and may_retreat_voluntarily(n, d_steps, tie=False):
                         retreat += w
                 elif d > a:
                     c_defeats += p
@@ -543,7 +554,7 @@ def situation_odds(situation: Situation) -> SituationOdds:
                         d_triumph += w
                         if a_tests:
                             a_test += w
-                    if may_retreat_voluntarily(n, a_steps, tie=False):
+                    if a_mobile and may_retreat_voluntarily(n, a_steps, tie=False):
                         retreat += w
                 else:
                     c_ties += p
@@ -701,7 +712,8 @@ def simulate_situation(situation: Situation, *, trials: int = 100_000, seed: int
     a_win, d_win, tie = a > d, d > a, a == d
     a_tri = a_win & (on_d > d_steps) & triumph_possible(kind, a_units, d_units)
     d_tri = d_win & (on_a > a_steps) & triumph_possible(kind, d_units, a_units)
-    retreat = (a_win & (on_d - 1 < d_steps)) | (d_win & (on_a - 1 < a_steps))
+    a_mobile, d_mobile = _may_retreat_at_all(s)
+    retreat = (a_win & (on_d - 1 < d_steps) & d_mobile) | (d_win & (on_a - 1 < a_steps) & a_mobile)
 
     def freq(mask: NDArray[np.bool_]) -> float:
         return float(np.count_nonzero(mask)) / n
