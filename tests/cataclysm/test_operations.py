@@ -329,6 +329,8 @@ def test_invasion_across_one_sea_area_with_a_friendly_fleet_lr_9_3_2() -> None:
     roll(game, 2, 1)  # Germany: 2 + 1 for defending against an invasion = 3 -> two losses
     assert "defender +1: adverse terrain, strait or invasion" in last_log(game, "invasion, counted once")
     assert controller(MODULE, game.state, "benelux") == "united-kingdom"
+    choose_starting(game, "united-kingdom", "regroup #1 infantry-army")
+    assert "London" in options(game)  # the invasion's origin counts as adjacent for regroup (LR 9.3.2)
 
 
 def test_strategic_bombing_with_intrinsic_defence_damages_a_resource_lr_9_5_2() -> None:
@@ -475,6 +477,109 @@ def test_an_operation_activates_no_more_units_than_the_target_holds_lr_7_1() -> 
     choose(game, "germany", "land operation against Poland")
     choose_starting(game, "germany", "activate #1")
     choose_starting(game, "germany", "activate #2")
-    assert game.pending is not None and game.pending["type"] != "decide" or not any(
-        o.startswith("activate") for o in options(game)
+    assert (
+        game.pending is not None
+        and game.pending["type"] != "decide"
+        or not any(o.startswith("activate") for o in options(game))
     )
+
+
+def test_a_belligerent_democracy_checks_before_attacking_a_neutral_country_lr_9_7() -> None:
+    game = setup(
+        "europe-1939",
+        [("france", "infantry-army", "provence"), ("germany", "infantry-army", "berlin")],
+        [("france", "germany")],
+    )
+    offensive(game, "france", 1)
+    assert "land operation against Spain" in options(game)
+    choose(game, "france", "land operation against Spain")
+    choose_starting(game, "france", "activate #1 infantry-army")
+    assert game.pending is not None and "attack on Spain" in game.pending["label"]
+    roll(game, 3)  # effectiveness 1: a 3 fails, the operation is cancelled and the action lost
+    assert game.pending is None
+    assert {u.id: u.area for u in game.state.units}[1] == "provence"
+    assert "the operation is cancelled" in last_log(game, "cancelled")
+
+
+def test_a_failed_attack_on_an_uncontrolled_country_opens_an_opportunity_lr_9_7_2() -> None:
+    game = setup(
+        "europe-1939",
+        [("germany", "infantry-army", "berlin"), ("france", "infantry-army", "paris")],
+        [("germany", "france")],
+    )
+    game.state.cubes.pop("poland", None)  # Poland uncontrolled, with its minor army
+    offensive(game, "germany", 1)
+    choose(game, "germany", "land operation against Poland")
+    choose_starting(game, "germany", "activate #1 infantry-army")
+    settle(game)
+    roll(game, 2, 1)  # Germany: 2
+    roll(game, 3, 1)  # Poland: 3 -> one loss; Germany retreats to take none
+    choose(game, "germany", "retreat")
+    while game.pending is not None and game.pending["type"] == "decide":
+        choose(game, game.pending["power"], options(game)[0])
+    assert controller(MODULE, game.state, "poland") is None
+    assert "diplomatic opportunity" in last_log(game, "diplomatic opportunity")
+    assert game.pending is not None and game.pending["label"].startswith("france")  # the enemy goes first
+
+
+def test_at_least_half_the_losses_fall_on_the_primary_defender_lr_10_8() -> None:
+    game = setup(
+        "europe-1939",
+        [
+            ("germany", "tank-army", "ruhr"),
+            ("germany", "tank-army", "ruhr"),
+            ("france", "infantry-army", "lorraine"),
+            ("united-kingdom", "infantry-army", "lorraine"),
+        ],
+        [("germany", "france"), ("germany", "united-kingdom")],
+    )
+    game.state.alliances["democracy"] = ["france", "united-kingdom"]
+    game.state.cubes["lorraine"] = {"france": 1}
+    offensive(game, "germany", 2)
+    choose(game, "germany", "land operation against Lorraine")
+    choose_starting(game, "germany", "activate #1 tank-army")
+    choose_starting(game, "germany", "activate #2 tank-army")
+    choose(game, "germany", "france")  # two powers have armies there: the attacker picks (LR 9.1.1)
+    choose(game, "germany", "augment 0")
+    settle(game)
+    roll(game, 6, 5)  # Germany: 6
+    roll(game, 3)  # the defenders (no armour): one die, 3 -> two losses
+    assert "stand" in options(game) or "retreat" in options(game)
+    choose(game, game.pending["power"], "stand")
+    first = options(game)
+    assert first == ["#3 france infantry-army", "#4 united-kingdom infantry-army"]
+    choose(game, "france", "#4 united-kingdom infantry-army")
+    # one loss of two has gone to the British army: the second must be French (LR 10.8)
+    assert 3 not in {u.id for u in game.state.units}
+
+
+def test_nobody_attacks_the_naval_treaty_zone_lr_12_1_3() -> None:
+    game = setup(
+        "campaign-1933",
+        [("japan", "carrier-fleet", "carolines"), ("united-states", "surface-fleet", "philippines")],
+        [],
+    )
+    game.state.powers["japan"].commitment = Commitment.MOBILIZATION
+    assert "wnt" in game.state.markers
+    offensive(game, "japan", 1)
+    assert not any("Philippines" in o for o in options(game))
+    choose(game, "japan", "forfeit")
+    game.state.markers.remove("wnt")  # once Japan ends the treaty, the attack is open
+    offensive(game, "japan", 1)
+    assert "surprise naval operation against Philippines" in options(game)
+
+
+def test_germany_keeps_out_of_the_demilitarized_ruhr_lr_12_1_1() -> None:
+    game = setup("campaign-1933", [("germany", "infantry-army", "berlin")], [])
+    assert "rhineland" in game.state.markers
+    game.push("deploy", power="germany", units=None, moved=[], offensive=False)
+    game.run()
+    choose_starting(game, "germany", "move #1 infantry-army")
+    assert "Ruhr" not in options(game) and "Bavaria" in options(game)
+
+
+def test_a_fortress_just_played_may_deploy_lr_3_7_2() -> None:
+    game = setup("europe-1939", [], [])
+    game.push("place-unit", power="germany", unit_type="fortress", choice="berlin")
+    game.run()
+    assert any(o.startswith("move #1 fortress") for o in options(game))

@@ -8,7 +8,7 @@ Counters outside the map are written in a short notation (see :func:`counter`).
 from __future__ import annotations
 
 import copy
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from grandstrategy.cataclysm.module import Module
@@ -32,6 +32,11 @@ class Unit:
     coast: str | None = None
 
 
+_UNIT_FIELDS = ("id", "power", "type", "area", "coast")
+if tuple(f.name for f in fields(Unit)) != _UNIT_FIELDS:  # pragma: no cover - guards CataclysmState.clone
+    raise TypeError("Unit has new fields: copy them in CataclysmState.clone")
+
+
 @dataclass
 class PowerState:
     """One power's line of the record display and its status card (LR 2.5, 2.6)."""
@@ -51,13 +56,13 @@ class PowerState:
     posture_changed: bool = False
 
     def clone(self) -> PowerState:
-        """An independent copy."""
-        return replace(
-            self,
-            force_pool=dict(self.force_pool),
-            holding_box=list(self.holding_box),
-            failed_actions=dict(self.failed_actions),
-        )
+        """An independent copy (the other fields are immutable and shared)."""
+        new = object.__new__(PowerState)
+        new.__dict__ = self.__dict__.copy()
+        new.force_pool = dict(self.force_pool)
+        new.holding_box = list(self.holding_box)
+        new.failed_actions = dict(self.failed_actions)
+        return new
 
 
 @dataclass
@@ -145,37 +150,40 @@ class CataclysmState:
             raise ValueError(f"not a Cataclysm state: {error}") from None
 
     def clone(self) -> CataclysmState:
-        """An independent copy, field by field; lists of strings are copied shallowly."""
-        return replace(
-            self,
-            maps=list(self.maps),
-            powers={power: line.clone() for power, line in self.powers.items()},
-            cubes={area: dict(held) for area, held in self.cubes.items()},
-            units=[replace(unit) for unit in self.units],
-            cup=list(self.cup),
-            markers=list(self.markers),
-            special_bases=list(self.special_bases),
-            alliances={ideology: list(members) for ideology, members in self.alliances.items()},
-            wars=[(list(a), list(b)) for a, b in self.wars],
-            turn_track={turn: list(items) for turn, items in self.turn_track.items()},
-            damaged=list(self.damaged),
-            used_limited=list(self.used_limited),
-            base_owners=dict(self.base_owners),
-            result=copy.deepcopy(self.result),
-            surrenders=list(self.surrenders),
-            peace=[list(pair) for pair in self.peace],
-            transfers=[list(item) for item in self.transfers],
-            minor_armies=list(self.minor_armies),
-            no_surprise=list(self.no_surprise),
-            civil_wars={
-                area: {side: list(aid) for side, aid in sides.items()}
-                for area, sides in self.civil_wars.items()
-            },
-            influence={area: list(owners) for area, owners in self.influence.items()},
-            chinese_armies=dict(self.chinese_armies),
-            chinese_aid={area: list(aid) for area, aid in self.chinese_aid.items()},
-            log=list(self.log),
-        )
+        """An independent copy, field by field; lists of strings are copied shallowly.
+
+        Built without ``dataclasses.replace`` (which is slow): fields not named here are immutable
+        and shared. Units are copied field by field (see ``_UNIT_FIELDS``).
+        """
+        new = object.__new__(CataclysmState)
+        new.__dict__ = self.__dict__.copy()
+        new.maps = list(self.maps)
+        new.powers = {power: line.clone() for power, line in self.powers.items()}
+        new.cubes = {area: dict(held) for area, held in self.cubes.items()}
+        new.units = [Unit(u.id, u.power, u.type, u.area, u.coast) for u in self.units]
+        new.cup = list(self.cup)
+        new.markers = list(self.markers)
+        new.special_bases = list(self.special_bases)
+        new.alliances = {ideology: list(members) for ideology, members in self.alliances.items()}
+        new.wars = [(list(a), list(b)) for a, b in self.wars]
+        new.turn_track = {turn: list(items) for turn, items in self.turn_track.items()}
+        new.damaged = list(self.damaged)
+        new.used_limited = list(self.used_limited)
+        new.base_owners = dict(self.base_owners)
+        new.result = copy.deepcopy(self.result) if self.result is not None else None
+        new.surrenders = list(self.surrenders)
+        new.peace = [list(pair) for pair in self.peace]
+        new.transfers = [list(item) for item in self.transfers]
+        new.minor_armies = list(self.minor_armies)
+        new.no_surprise = list(self.no_surprise)
+        new.civil_wars = {
+            area: {side: list(aid) for side, aid in sides.items()} for area, sides in self.civil_wars.items()
+        }
+        new.influence = {area: list(owners) for area, owners in self.influence.items()}
+        new.chinese_armies = dict(self.chinese_armies)
+        new.chinese_aid = {area: list(aid) for area, aid in self.chinese_aid.items()}
+        new.log = list(self.log)
+        return new
 
     def units_in(self, area_id: str) -> list[Unit]:
         """Units standing in an area."""

@@ -30,6 +30,7 @@ from grandstrategy.cataclysm.rules.dice import roll_result
 from grandstrategy.cataclysm.rules.economy import limited_in_play
 from grandstrategy.cataclysm.rules.movement import regroup_destinations, retreat_destinations
 from grandstrategy.cataclysm.rules.occupation import may_stop
+from grandstrategy.cataclysm.rules.special import denied_areas
 from grandstrategy.cataclysm.state import Unit
 
 Op = dict[str, Any]
@@ -736,18 +737,28 @@ def _regrouping_powers(game: CataclysmGame, op: Op, side: str) -> list[str]:
     ]
 
 
+def _regroup_places(game: CataclysmGame, op: Op, unit: Unit) -> list[str]:
+    """Regroup destinations (LR 10.11); an invasion's origin counts as adjacent (LR 9.3.2); Germany
+    may not enter the demilitarized Ruhr (LR 12.1.1)."""
+    origin = op["origins"][0] if op["variant"] == "invasion" and op["origins"] else None
+    places = regroup_destinations(
+        game.module, game.state, unit, op["target"], extended=bool(op.get("extended")), invasion_origin=origin
+    )
+    denied = denied_areas(game.state, unit.power)
+    return [p for p in places if p not in denied]
+
+
 def _regroup_moves(
     game: CataclysmGame, op: Op, power: str, classes: list[str]
 ) -> list[tuple[Unit, list[str]]]:
-    module, state = game.module, game.state
+    state = game.state
     moves = []
     for unit in state.units:
         if unit.power != power or unit_class(game, unit.type) not in classes:
             continue
         if unit.type in ("fortress", "logistics"):
             continue
-        places = regroup_destinations(module, state, unit, op["target"], extended=bool(op.get("extended")))
-        places = [p for p in places if p != unit.area]
+        places = [p for p in _regroup_places(game, op, unit) if p != unit.area]
         if places:
             moves.append((unit, places))
     return moves
@@ -786,10 +797,7 @@ def _regroup_answer(game: CataclysmGame, current: Step) -> None:
         return
     unit_id = int(current["choice"].split("#", 1)[1].split()[0])
     unit = next(u for u in game.state.units if u.id == unit_id)
-    places = regroup_destinations(
-        game.module, game.state, unit, op["target"], extended=bool(op.get("extended"))
-    )
-    places = [p for p in places if p != unit.area]
+    places = [p for p in _regroup_places(game, op, unit) if p != unit.area]
     game.ask(
         unit.power,
         f"regroup your {unit.type} to (LR 10.11)",
@@ -827,8 +835,9 @@ def _op_end(game: CataclysmGame, current: Step) -> None:
     ]
     if stranded:
         unit = stranded[0]
-        places = regroup_destinations(module, state, unit, target, extended=bool(op.get("extended")))
-        places = [p for p in places if p != target] or retreat_destinations(module, state, unit, "land")
+        places = [p for p in _regroup_places(game, op, unit) if p != target] or retreat_destinations(
+            module, state, unit, "land"
+        )
         if not places:
             game.note(
                 f"{unit.power}'s {unit.type} may not stay in {module.area(target).name} and has nowhere to go"

@@ -163,7 +163,7 @@ def _place_unit(game: CataclysmGame, current: Step) -> None:
     coast = sorted(area.coasts)[0] if area.coasts else None
     state.units.append(Unit(state.next_unit_id, current["power"], current["unit_type"], area.id, coast))
     game.push(
-        "deploy", power=current["power"], units=[state.next_unit_id], moved=[], offensive=False
+        "deploy", power=current["power"], units=[state.next_unit_id], moved=[], offensive=False, played=True
     )  # LR 3.7.2
     state.next_unit_id += 1
     game.note(f"{current['power']} places a {current['unit_type']} in {area.name}")

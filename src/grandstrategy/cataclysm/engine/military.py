@@ -17,6 +17,7 @@ from grandstrategy.cataclysm.engine.special import flip_rhineland
 from grandstrategy.cataclysm.rules.control import belligerent
 from grandstrategy.cataclysm.rules.economy import build_cost
 from grandstrategy.cataclysm.rules.movement import deployment_destinations, deployment_map, may_withdraw
+from grandstrategy.cataclysm.rules.special import denied_areas
 from grandstrategy.cataclysm.state import Unit
 
 
@@ -120,7 +121,27 @@ def _deployable(game: CataclysmGame, power: str, units: list[int] | None) -> boo
     movers = _movers(game, power, units)
     if any(may_withdraw(module, state, unit) for unit in movers):
         return True
-    return bool(deployment_map(module, state, movers, first_only=True))
+    return bool(_destinations(game, movers, first_only=True))
+
+
+def _destinations(
+    game: CataclysmGame, units: list[Unit], *, played: bool = False, first_only: bool = False
+) -> dict[int, list[str]]:
+    """Where each unit may end a deployment (LR 8.4); a just-played fortress or logistics unit may
+    move too (LR 3.7.2, 8.4.1); Germany never enters the demilitarized Ruhr (LR 12.1.1)."""
+    module, state = game.module, game.state
+    if played:
+        found = {u.id: deployment_destinations(module, state, u, played=True) for u in units}
+        found = {k: v for k, v in found.items() if v}
+    else:
+        found = deployment_map(module, state, units, first_only=first_only)
+    for unit in units:
+        denied = denied_areas(state, unit.power)
+        if denied and unit.id in found:
+            found[unit.id] = [a for a in found[unit.id] if a not in denied]
+            if not found[unit.id]:
+                del found[unit.id]
+    return found
 
 
 def deploy(game: CataclysmGame, power: str, units: list[int] | None, *, offensive: bool = False) -> None:
@@ -142,7 +163,7 @@ def _deploy(game: CataclysmGame, current: Step) -> None:
     module, state = game.module, game.state
     options = ["done"]
     movers = _movers(game, power, current["units"])
-    can_move = deployment_map(module, state, movers)
+    can_move = _destinations(game, movers, played=bool(current.get("played")))
     for unit in movers:
         if unit.id in can_move:
             options.append(f"move {unit_label(game, unit)}")
@@ -182,7 +203,7 @@ def _deploy_answer(game: CataclysmGame, current: Step) -> None:
         )
         game.push("deploy", **rest)
         return
-    destinations = deployment_destinations(game.module, game.state, unit)
+    destinations = _destinations(game, [unit], played=bool(current.get("played")))[unit.id]
     game.ask(
         current["power"],
         f"deployment: where does {unit_label(game, unit)} go? (LR 7.2, 8.4)",

@@ -28,12 +28,13 @@ from grandstrategy.cataclysm.rules.control import (
 )
 from grandstrategy.cataclysm.rules.movement import (
     friendly_airfields,
+    friendly_port_areas,
     in_op_range,
     invasion_paths,
     support_possible,
 )
 from grandstrategy.cataclysm.rules.occupation import may_stop
-from grandstrategy.cataclysm.rules.supply import friendly_ports, loc_reach
+from grandstrategy.cataclysm.rules.supply import loc_reach
 from grandstrategy.cataclysm.state import Unit
 
 ARMIES = ("infantry-army", "tank-army")
@@ -169,7 +170,7 @@ def activatable(game: CataclysmGame, op: dict[str, Any], unit: Unit) -> str | No
         return "in range" if in_op_range(module, state, unit, target) else None
     if kind == "naval":
         if unit.type in FLEETS:
-            if unit.area not in friendly_ports(module, state, [unit.power]):
+            if unit.area not in friendly_port_areas(module, state, unit.power):
                 return None  # fleets on patrol in a sea area without a naval base (LR 9.4.1)
         elif unit.type == "strategic-air":
             if unit.area not in friendly_airfields(module, state, unit.power):

@@ -16,6 +16,7 @@ from grandstrategy.cataclysm.module.schema import (
     Area,
     AreaType,
     CrisisFile,
+    Ideology,
     ImpassableGroup,
     MapFile,
     ModuleInfo,
@@ -82,6 +83,38 @@ class Module:
         """Every area's display name, for suggestions."""
         return [area.name for area in self.areas.values()]
 
+    # -- precomputed look-ups (the module is immutable) ------------------------------------
+
+    @cached_property
+    def _sea(self) -> dict[str, bool]:
+        return {area.id: area.type is AreaType.SEA for area in self.areas.values()}
+
+    @cached_property
+    def _ideology(self) -> dict[str, Ideology]:
+        return {power_id: power.ideology for power_id, power in self.powers.items()}
+
+    @cached_property
+    def _control_facts(self) -> dict[str, tuple[bool, str | None, Ideology | None]]:
+        """Per area: whether it is a sea area, its owner if that is a power, and that power's ideology."""
+        facts: dict[str, tuple[bool, str | None, Ideology | None]] = {}
+        for area in self.areas.values():
+            owner = area.owner if area.owner is not None and area.owner in self.powers else None
+            ideology = self.powers[owner].ideology if owner is not None else None
+            facts[area.id] = (area.type is AreaType.SEA, owner, ideology)
+        return facts
+
+    @cached_property
+    def _adjacent(self) -> dict[tuple[str, Mode], tuple[str, ...]]:
+        return {
+            (area_id, mode): tuple(edge.target for edge in self.neighbors(area_id) if self.allows(edge, mode))
+            for area_id in self.areas
+            for mode in ("land", "naval", "air")
+        }
+
+    @cached_property
+    def _in_play(self) -> dict[frozenset[str], tuple[str, ...]]:
+        return {}
+
     # -- adjacency -----------------------------------------------------------------------
 
     def neighbors(self, area_id: str) -> tuple[Edge, ...]:
@@ -89,7 +122,7 @@ class Module:
         return self.edges.get(area_id, ())
 
     def is_sea(self, area_id: str) -> bool:
-        return self.areas[area_id].type is AreaType.SEA
+        return self._sea[area_id]
 
     def allows(self, edge: Edge, mode: Mode) -> bool:
         """Whether a unit may cross ``edge`` using ``mode`` movement (LR 7.2.1–7.2.3, 2.3.4, 2.3.6)."""
@@ -111,7 +144,10 @@ class Module:
 
     def adjacent(self, area_id: str, mode: Mode) -> list[str]:
         """Areas reachable in one step with this kind of movement."""
-        return [edge.target for edge in self.neighbors(area_id) if self.allows(edge, mode)]
+        found = self._adjacent.get((area_id, mode))
+        if found is None:  # an unknown area or mode: worked out as ever
+            return [edge.target for edge in self.neighbors(area_id) if self.allows(edge, mode)]
+        return list(found)
 
     def sea_neighbors(self, area_id: str) -> list[str]:
         """Sea areas adjacent to the area by a connection naval movement may use."""
@@ -155,8 +191,13 @@ class Module:
 
     def in_play_ids(self, maps: Iterable[str]) -> list[str]:
         """Areas on the named maps."""
-        wanted = set(maps)
-        return [area.id for area in self.areas.values() if area.map.value in wanted]
+        wanted = frozenset(maps)
+        found = self._in_play.get(wanted)
+        if found is None:
+            found = self._in_play[wanted] = tuple(
+                area.id for area in self.areas.values() if area.map.value in wanted
+            )
+        return list(found)
 
     def controller(self, scenario: Scenario, area_id: str) -> str | None:
         """Which power controls the area at the start of the scenario (LR 2.2.4), or None."""
@@ -176,21 +217,19 @@ def area_controller(
     any other area holding one of its cubes; sea areas are never controlled. ``active`` says which
     powers are still in the game: a surrendered power controls nothing.
     """
-    area = module.areas[area_id]
-    if area.type is AreaType.SEA:
+    sea, owner, own = module._control_facts[area_id]
+    if sea:
         return None
-    owner = area.owner
-    if owner is not None and owner in module.powers and active(owner):
-        own = module.powers[owner].ideology
-
-        def hostile(power: str) -> bool:
-            return power == "neutral" or (power in module.powers and module.powers[power].ideology is not own)
-
-        blocked = any(count and hostile(power) for power, count in cubes.items())
+    ideologies = module._ideology
+    if owner is not None and active(owner):
+        blocked = any(
+            count and (power == "neutral" or (power in ideologies and ideologies[power] is not own))
+            for power, count in cubes.items()
+        )
         if not blocked:
             return owner
     for power, count in cubes.items():
-        if count and power != "neutral" and power in module.powers and active(power):
+        if count and power != "neutral" and power in ideologies and active(power):
             return power
     return None
 

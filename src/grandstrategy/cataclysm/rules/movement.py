@@ -12,7 +12,7 @@ by mode is computed once per module.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Literal
 
 from grandstrategy.cataclysm.module import Module
@@ -150,8 +150,7 @@ def is_friendly_area(module: Module, state: CataclysmState, power: str, area_id:
 
 def friendly_airfields(module: Module, state: CataclysmState, power: str) -> set[str]:
     """Friendly airfield areas in play (LR 2.2.2, 2.3.2, 2.3.3): friendly land and friendly bases."""
-    snap = Snapshot(module, state)
-    return {area_id for area_id in snap.in_play if snap.is_airfield(power, area_id)}
+    return set(Snapshot(module, state).airfields(power))
 
 
 def friendly_port_areas(module: Module, state: CataclysmState, power: str) -> set[str]:
@@ -242,24 +241,19 @@ def _deployment(snap: Snapshot, unit: Unit, *, played: bool) -> set[str]:
         return set()
     if unit.area not in snap.in_play:
         return set()
-    reached = _deployment_reach(snap, unit.power, unit.type, unit.area, unit.coast)
-    stops = snap.stops
-    excluded = (unit.id,)
     power, unit_type = unit.power, unit.type
-    found: set[str] = set()
-    for b in reached:
-        ok = stops.get((power, unit_type, b, False, False))
-        if ok is None:
-            ok = stop_allowed(snap, power, unit_type, b, excluded=excluded)
-        if ok:
-            found.add(b)
-    return found
+    reached = _deployment_reach(snap, power, unit_type, unit.area, unit.coast)
+    excluded = (unit.id,)
+    return {b for b in reached if stop_allowed(snap, power, unit_type, b, excluded=excluded)}
 
 
 def _deployment_reach(
     snap: Snapshot, power: str, unit_type: str, start: str, coast: str | None
 ) -> frozenset[str]:
-    """Where a unit of this power and type could move from ``start``, before occupation limits (LR 8.4)."""
+    """Where a unit of this power and type could move from ``start``, before occupation limits (LR 8.4).
+
+    Remembered by the snapshot, so units of one power and type standing together search once.
+    """
     graph = snap.graph
     unit_class = graph.unit_class[unit_type]
     if unit_class != "naval":
@@ -290,35 +284,80 @@ def _deployment_reach(
     return found
 
 
-def _sails(snap: Snapshot, power: str, unit_type: str) -> Callable[[str], bool]:
-    """Whether naval movement outside an operation may enter an area (remembered by the snapshot)."""
-    answers = snap.answers("naval-entry", power, unit_type == SUBMARINE, snap.graph.unit_class[unit_type])
+# The entry rules above for every area at once, outside an operation (no target), remembered by
+# the snapshot: the searches of a deployment test membership only.
 
-    def sails(area_id: str) -> bool:
-        found = answers.get(area_id)
-        if found is None:
-            found = answers[area_id] = _naval_entry(snap, power, unit_type, area_id, None, check_range=True)
-        return found
 
-    return sails
+def _remote_held(snap: Snapshot, power: str) -> frozenset[str]:
+    """Remote areas the power controls: the only remote areas its units may enter (LR 2.2.8)."""
+    return frozenset(a for a in snap.graph.remote if snap.controller(a) == power)
+
+
+def _walkable(snap: Snapshot, power: str) -> frozenset[str]:
+    """Every area :func:`_land_entry` lets the power's units enter, with no target."""
+    key = ("walkable", power)
+    found = snap.searches.get(key)
+    if found is None:
+        graph = snap.graph
+        held = (snap.friendly_areas(power) - graph.remote) | _remote_held(snap, power)
+        found = snap.searches[key] = (held & snap.in_play) - graph.sea
+    return found
+
+
+def _sailable(snap: Snapshot, power: str, unit_type: str) -> frozenset[str]:
+    """Every area :func:`_naval_entry` lets a unit of this type enter outside an operation (range checked)."""
+    graph = snap.graph
+    unit_class = graph.unit_class[unit_type]
+    submarine = unit_type == SUBMARINE
+    key = ("sailable", power, unit_class, "submarine" if submarine else "")
+    found = snap.searches.get(key)
+    if found is None:
+        reach = frozenset(snap.in_naval_range(power)) & snap.in_play
+        if not submarine:
+            reach -= snap.blockers(power)[0]
+        land = snap.friendly_areas(power)
+        if unit_class != "land":
+            land |= snap.friendly_special_bases(power, BaseKind.NAVAL if unit_class == "naval" else None)
+        allowed = graph.sea | _remote_held(snap, power) | (land - graph.remote)
+        found = snap.searches[key] = reach & allowed
+    return found
+
+
+def _flyable(snap: Snapshot, power: str) -> frozenset[str]:
+    """Every area :func:`_air_entry` lets the power's air units enter outside an operation."""
+    key = ("flyable", power)
+    found = snap.searches.get(key)
+    if found is None:
+        graph = snap.graph
+        land = snap.friendly_areas(power) | snap.friendly_special_bases(power)
+        allowed = graph.sea | _remote_held(snap, power) | (land - graph.remote)
+        found = snap.searches[key] = (snap.in_play - snap.blockers(power)[1]) & allowed
+    return found
+
+
+def _no_sailing_on(snap: Snapshot, power: str) -> frozenset[str]:
+    """Every area where :func:`_naval_onward` stops naval movement, with no target."""
+    key = ("no-sailing-on", power)
+    found = snap.searches.get(key)
+    if found is None:
+        graph = snap.graph
+        passable = graph.special_coastal & snap.friendly_areas(power)
+        found = snap.searches[key] = snap.delay_areas() | (graph.land_type - passable)
+    return found
 
 
 def _naval_deployment(snap: Snapshot, power: str, unit_type: str, start: str, coast: str | None) -> set[str]:
     graph = snap.graph
-    enters = _sails(snap, power, unit_type)
-    onward = snap.answers("naval-onward", power)
+    enters = _sailable(snap, power, unit_type)
+    stops = _no_sailing_on(snap, power)
     seen = {start}
     stack = [start]
     while stack:
         here = stack.pop()
-        if here != start:
-            go_on = onward.get(here)
-            if go_on is None:
-                go_on = onward[here] = _naval_onward(snap, power, here, None)
-            if not go_on:
-                continue
+        if here != start and here in stops:
+            continue
         for there in graph.naval_from(here, coast if here == start else None):
-            if there not in seen and enters(there):
+            if there in enters and there not in seen:
                 seen.add(there)
                 stack.append(there)
     return seen
@@ -327,27 +366,24 @@ def _naval_deployment(snap: Snapshot, power: str, unit_type: str, start: str, co
 def _ground_deployment(snap: Snapshot, power: str, unit_type: str, start: str) -> set[str]:
     """Land, fortress and logistics units: land movement, and naval movement between coasts."""
     graph = snap.graph
-    land, naval, sea, coastal, delay_box = graph.land, graph.naval, graph.sea, graph.coastal, graph.delay_box
-    walks = snap.answers("land-entry", power)
-    sails = _sails(snap, power, unit_type)
+    land, naval, sea, coastal = graph.land, graph.naval, graph.sea, graph.coastal
+    walks = _walkable(snap, power)
+    sails = _sailable(snap, power, unit_type)
+    delay = snap.delay_areas()
     seen = {start}
     stack = [start]
     while stack:
         here = stack.pop()
-        if here != start and here in delay_box and snap.delay_stops(here):
+        if here in delay and here != start:
             continue
         if here not in sea:
             for there in land[here]:
-                if there not in seen:
-                    ok = walks.get(there)
-                    if ok is None:
-                        ok = walks[there] = _land_entry(snap, power, there, None)
-                    if ok:
-                        seen.add(there)
-                        stack.append(there)
+                if there in walks and there not in seen:
+                    seen.add(there)
+                    stack.append(there)
         if here in coastal:
             for there in naval[here]:
-                if there not in seen and sails(there):
+                if there in sails and there not in seen:
                     seen.add(there)
                     stack.append(there)
     return seen
@@ -364,23 +400,21 @@ def _air_deployment(snap: Snapshot, power: str, unit_type: str, start: str) -> s
     (``_NAVAL_SEA``). A sea area crossed by air must sit between two such airfields or land areas.
     """
     graph = snap.graph
-    air, naval, sea, coastal, delay_box = graph.air, graph.naval, graph.sea, graph.coastal, graph.delay_box
-    flies = snap.answers("air-entry", power)
-    sails = _sails(snap, power, unit_type)
-    is_airfield = snap.is_airfield
+    air, naval, coastal = graph.air, graph.naval, graph.coastal
+    flies = _flyable(snap, power)
+    sails = _sailable(snap, power, unit_type)
+    bare = graph.sea - snap.airfields(power)
+    delay = snap.delay_areas()
     seen = {(start, _AFIELD)}
     stack = [(start, _AFIELD)]
     while stack:
         here, how = stack.pop()
-        if here != start and here in delay_box and snap.delay_stops(here):
+        if here in delay and here != start:
             continue
         for there in air[here]:
-            ok = flies.get(there)
-            if ok is None:
-                ok = flies[there] = _air_entry(snap, power, there, None, in_op=False)
-            if not ok:
+            if there not in flies:
                 continue
-            bare_sea = there in sea and not is_airfield(power, there)
+            bare_sea = there in bare
             if bare_sea and how != _AFIELD:
                 continue
             node = (there, _AIR_SEA if bare_sea else _AFIELD)
@@ -390,9 +424,9 @@ def _air_deployment(snap: Snapshot, power: str, unit_type: str, start: str) -> s
         if how == _AIR_SEA or here not in coastal:
             continue
         for there in naval[here]:
-            if not sails(there):
+            if there not in sails:
                 continue
-            node = (there, _NAVAL_SEA if there in sea and not is_airfield(power, there) else _AFIELD)
+            node = (there, _NAVAL_SEA if there in bare else _AFIELD)
             if node not in seen:
                 seen.add(node)
                 stack.append(node)

@@ -53,6 +53,8 @@ _PARENT = {"fortress": "land", "chinese-army": "land", "fleet": "naval", "tactic
 
 UnitClass = Literal["land", "naval", "air", "logistics"]
 UnitSpec = Unit | tuple[str, str]
+StopKind = tuple[tuple[str, ...], bool]
+"""What :func:`stop_allowed` asks of a unit type (see :attr:`MapGraph.stop_kind`)."""
 
 
 # -- map facts, once per module ------------------------------------------------------------------
@@ -109,13 +111,54 @@ class MapGraph:
             for unit_type, unit_class in self.unit_class.items()
         }
         """The keys of :data:`KEYS` that one unit of each type counts under (see :func:`tally`)."""
+        self.stop_kind: dict[str, StopKind] = {
+            unit_type: (keys, unit_type == LOGISTICS) for unit_type, keys in self.counted.items()
+        }
+        """What :func:`stop_allowed` asks of a unit type: the keys it counts under, and whether it is
+        a logistics unit. Types alike in both get the same answers."""
         self.special_base: dict[str, SpecialBase] = {
             a.id: a.special_base for a in module.areas.values() if a.special_base is not None
         }
         self.minor_army: dict[str, int] = {
             a.id: a.minor_army.count for a in module.areas.values() if a.minor_army is not None
         }
+        self.not_sea = tuple(a.id for a in module.areas.values() if a.type is not AreaType.SEA)
+        self.coastal_land = frozenset(self.coastal - self.sea)
+        self.sea_bases = tuple(a for a in self.sea if self.bases[a])
+        """Sea areas with printed bases."""
         self._in_play: dict[tuple[str, ...], frozenset[str]] = {}
+        self._uncontested: dict[frozenset[str], dict[str, str | None]] = {}
+        self._printed_caps: dict[tuple[str, bool, bool], dict[str, int]] = {}
+
+    def printed_caps(self, area_id: str, logistics: bool, restricted: bool) -> dict[str, int]:
+        """The caps of a land or mixed area from its printed limits (LR 7.1.1, 7.1.3), every key of
+        :data:`KEYS` given; see :func:`caps`. A shared dict: do not change it."""
+        key = (area_id, logistics, restricted)
+        found = self._printed_caps.get(key)
+        if found is None:
+            found = _zeros()
+            found.update(occupation_limits(self.module, area_id, logistics, restricted=restricted))
+            found["chinese-army"] = 1
+            found["fleet"] = found["naval"]
+            found["tactical-air"] = found["air"]
+            self._printed_caps[key] = found
+        return found
+
+    def uncontested(self, active: frozenset[str]) -> dict[str, str | None]:
+        """The controller of each land or mixed area holding no cube, given the powers still in play.
+
+        That is its owner while the owner is active, else nobody (LR 2.2.4). A shared dict: do not
+        change it.
+        """
+        found = self._uncontested.get(active)
+        if found is None:
+            owners = self.owner
+            found = {}
+            for area_id in self.not_sea:
+                owner = owners.get(area_id)
+                found[area_id] = owner if owner in active else None
+            self._uncontested[active] = found
+        return found
 
     def in_play(self, maps: Iterable[str]) -> frozenset[str]:
         key = tuple(sorted(maps))
@@ -171,6 +214,10 @@ class Snapshot:
         self.graph = graph_of(module)
         self.in_play = self.graph.in_play(state.maps)
         self._controller: dict[str, str | None] = {}
+        self._all_controlled = False
+        self._friends: dict[str, frozenset[str]] = {}
+        self._friendly_areas: dict[str, frozenset[str]] = {}
+        self._special: dict[tuple[str, BaseKind | None], frozenset[str]] = {}
         self._friendly: dict[tuple[str, str], bool] = {}
         self._friendly_area: dict[tuple[str, str], bool] = {}
         self._war: dict[tuple[str, str], bool] = {}
@@ -180,13 +227,14 @@ class Snapshot:
         self._port: dict[tuple[str, str], bool] = {}
         self._airfield: dict[tuple[str, str], bool] = {}
         self._ports: dict[str, set[str]] = {}
+        self._airfields: dict[str, frozenset[str]] = {}
         self._range: dict[str, set[str]] = {}
         self._blockers: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
         self._answers: dict[tuple[object, ...], dict[str, bool]] = {}
         self.caps_memo: dict[tuple[str, str, bool, bool], dict[str, int]] = {}
         """Caps by (power, area, during_op, logistics), shared read-only: see :func:`caps`."""
-        self.stops: dict[tuple[str, str, str, bool, bool], bool] = {}
-        """:func:`stop_allowed` by (power, unit type, area, during_op, target), no unit excluded."""
+        self.stops: dict[tuple[str, StopKind, str, bool, bool], bool] = {}
+        """:func:`stop_allowed` by (power, kind of unit, area, during_op, target), no unit excluded."""
         self.searches: dict[tuple[str | None, ...], frozenset[str]] = {}
         """Results of searches over the map, by a key naming the search and all it depends on."""
 
@@ -227,6 +275,15 @@ class Snapshot:
             found = self._belligerent[power] = belligerent(self.state, power)
         return found
 
+    def friends(self, power: str) -> frozenset[str]:
+        """The module's powers friendly to ``power`` (:meth:`friendly`), the power itself included."""
+        found = self._friends.get(power)
+        if found is None:
+            found = self._friends[power] = frozenset(
+                other for other in self.module.powers if self.friendly(power, other)
+            )
+        return found
+
     # areas -------------------------------------------------------------------------------------
 
     def controller(self, area_id: str) -> str | None:
@@ -234,6 +291,23 @@ class Snapshot:
             return self._controller[area_id]
         except KeyError:
             pass
+        return self._control(area_id)
+
+    def controllers(self) -> dict[str, str | None]:
+        """The controller of every land and mixed area, all at once (a shared dict: do not change it)."""
+        if not self._all_controlled:
+            powers = self.state.powers
+            active = frozenset(power for power, line in powers.items() if line.active)
+            found = dict(self.graph.uncontested(active))
+            for area_id, cubes in self.state.cubes.items():
+                if cubes and area_id in found:
+                    found[area_id] = self._control(area_id)
+            found.update(self._controller)
+            self._controller = found
+            self._all_controlled = True
+        return self._controller
+
+    def _control(self, area_id: str) -> str | None:
         powers = self.state.powers
         cubes = self.state.cubes.get(area_id)
         found: str | None
@@ -249,8 +323,24 @@ class Snapshot:
         self._controller[area_id] = found
         return found
 
+    def friendly_areas(self, power: str) -> frozenset[str]:
+        """Every area for which :meth:`friendly_area` holds, all at once."""
+        found = self._friendly_areas.get(power)
+        if found is None:
+            friends = self.friends(power)
+            chinese = self.state.chinese_armies
+            found = self._friendly_areas[power] = frozenset(
+                area_id
+                for area_id, holder in self.controllers().items()
+                if holder in friends and area_id not in chinese
+            )
+        return found
+
     def friendly_area(self, power: str, area_id: str) -> bool:
         """A land or mixed area held by the power or a friendly one; never a Chinese-army country."""
+        bulk = self._friendly_areas.get(power)
+        if bulk is not None:
+            return area_id in bulk
         key = (power, area_id)
         found = self._friendly_area.get(key)
         if found is None:
@@ -310,8 +400,23 @@ class Snapshot:
         special = self.graph.special_base.get(area_id)
         return kind is None or kind is BaseKind.AIR or (special is not None and special.kind is kind)
 
+    def friendly_special_bases(self, power: str, kind: BaseKind | None = None) -> frozenset[str]:
+        """Every area for which :meth:`friendly_special_base` holds, all at once."""
+        key = (power, kind)
+        found = self._special.get(key)
+        if found is None:
+            found = self._special[key] = frozenset(
+                area_id
+                for area_id in self.graph.special_base
+                if self.friendly_special_base(power, area_id, kind)
+            )
+        return found
+
     def is_port(self, power: str, area_id: str) -> bool:
         """A friendly port area (LR 2.2.2, 2.3.3): a friendly coastal area or a friendly naval base."""
+        bulk = self._ports.get(power)
+        if bulk is not None:
+            return area_id in bulk
         key = (power, area_id)
         found = self._port.get(key)
         if found is None:
@@ -334,6 +439,9 @@ class Snapshot:
 
     def is_airfield(self, power: str, area_id: str) -> bool:
         """A friendly airfield area (LR 2.2.2): friendly land, or a friendly base of either kind."""
+        bulk = self._airfields.get(power)
+        if bulk is not None:
+            return area_id in bulk
         key = (power, area_id)
         found = self._airfield.get(key)
         if found is None:
@@ -348,12 +456,29 @@ class Snapshot:
         return self.friendly_area(power, area_id) or self.friendly_special_base(power, area_id)
 
     def ports(self, power: str) -> set[str]:
-        """Every friendly port area in play (a shared set: do not change it)."""
+        """Every area for which :meth:`is_port` holds (a shared set: do not change it)."""
         found = self._ports.get(power)
         if found is None:
-            candidates = self.graph.port_candidates
-            found = self._ports[power] = {a for a in candidates if self.is_port(power, a)}
+            graph = self.graph
+            land = self.friendly_areas(power) | self.friendly_special_bases(power, BaseKind.NAVAL)
+            found = set(land & graph.coastal_land & self.in_play)
+            found.update(a for a in graph.sea_bases if a in self.in_play and self._is_port(power, a))
+            self._ports[power] = found
         return found
+
+    def airfields(self, power: str) -> frozenset[str]:
+        """Every area for which :meth:`is_airfield` holds."""
+        found = self._airfields.get(power)
+        if found is None:
+            graph = self.graph
+            land = self.friendly_areas(power) | (self.friendly_special_bases(power) - graph.sea)
+            seas = (a for a in graph.sea_bases if a in self.in_play and self._is_airfield(power, a))
+            found = self._airfields[power] = (land & self.in_play).union(seas)
+        return found
+
+    def delay_areas(self) -> frozenset[str]:
+        """Every area where :meth:`delay_stops` holds."""
+        return frozenset(a for a in self.graph.delay_box if not delay_box_ignored(self.state, a))
 
     def naval_transit(self, power: str, area_id: str) -> bool:
         """Whether naval range may be traced through the area (world.Module.naval_transit)."""
@@ -391,6 +516,8 @@ class Snapshot:
 
     def native_land(self, area_id: str, ideology: Ideology) -> tuple[int, int]:
         """Minor armies and Chinese armies in the area counted for this ideology (LR 2.4.4, 11.4.1)."""
+        if area_id not in self._minors and area_id not in self.state.chinese_armies:
+            return 0, 0
         minors = chinese = 0
         if area_id in self._minors:
             minors = self.graph.minor_army.get(area_id, 0)
@@ -430,6 +557,7 @@ def _caps(snap: Snapshot, power: str, area_id: str, during_op: bool, logistics: 
 def _new_caps(
     snap: Snapshot, power: str, area_id: str, *, during_op: bool, logistics: bool
 ) -> dict[str, int]:
+    """The caps of :func:`caps`; the dict may be shared and must not be changed."""
     graph = snap.graph
     area = snap.module.areas[area_id]
     if area_id in graph.sea:
@@ -453,13 +581,7 @@ def _new_caps(
             found["naval"] = found["fleet"] = room
         return found
     exempt = ignores_restricted(snap.module, snap.state, power, area_id)  # LR 12.3.1
-    base = occupation_limits(snap.module, area_id, logistics, restricted=not exempt)
-    found = _zeros()
-    found.update(base)
-    found["chinese-army"] = 1
-    found["fleet"] = found["naval"]
-    found["tactical-air"] = found["air"]
-    return found
+    return graph.printed_caps(area_id, logistics, not exempt)
 
 
 def _sea_caps(
@@ -550,11 +672,12 @@ def stop_allowed(
     The answer is remembered by the snapshot unless an excluded unit stands in the area.
     """
     here = snap.units_in(area_id)
-    skip = excluded if isinstance(excluded, (set, frozenset)) else set(excluded)
-    if skip and any(u.id in skip for u in here):
-        present = [u for u in here if u.id not in skip]
-        return _stop_allowed(snap, power, unit_type, area_id, present, during_op=during_op, target=target)
-    key = (power, unit_type, area_id, during_op, target)
+    if here and excluded:
+        skip = excluded if isinstance(excluded, (set, frozenset)) else set(excluded)
+        if any(u.id in skip for u in here):
+            present = [u for u in here if u.id not in skip]
+            return _stop_allowed(snap, power, unit_type, area_id, present, during_op=during_op, target=target)
+    key = (power, snap.graph.stop_kind[unit_type], area_id, during_op, target)
     found = snap.stops.get(key)
     if found is None:
         found = snap.stops[key] = _stop_allowed(
@@ -594,17 +717,21 @@ def _stop_allowed(
         ):
             return False
         # LR 7.1: no opposing (or unfriendly) unit or base may share the area
-        if any(not friendly(power, u.power) for u in present):
+        if present and any(not friendly(power, u.power) for u in present):
             return False
-        if any(o is not None and not friendly(power, o) for _, o in snap.bases(area_id)):
+        if graph.bases[area_id] and any(
+            o is not None and not friendly(power, o) for _, o in snap.bases(area_id)
+        ):
             return False
     ideology = snap.ideology(power)
-    same = [u for u in present if snap.ideology(u.power) is ideology]
+    same = [u for u in present if snap.ideology(u.power) is ideology] if present else []
     logistics = unit_type == LOGISTICS or any(u.type == LOGISTICS and friendly(power, u.power) for u in same)
     cap = _caps(snap, power, area_id, during_op, logistics)
     minors, chinese = snap.native_land(area_id, ideology)
-    count = _count(graph, [*(u.type for u in same), unit_type], minors, chinese)
-    return all(value <= cap[key] for key, value in count.items())
+    if same or minors or chinese:
+        count = _count(graph, [*(u.type for u in same), unit_type], minors, chinese)
+        return all(value <= cap[key] for key, value in count.items())
+    return all(cap[key] >= 1 for key in graph.counted[unit_type])  # the unit alone
 
 
 # -- public API ----------------------------------------------------------------------------------
