@@ -581,3 +581,52 @@ def test_a_fortress_just_played_may_deploy_lr_3_7_2() -> None:
     game.push("place-unit", power="germany", unit_type="fortress", choice="berlin")
     game.run()
     assert any(o.startswith("move #1 fortress") for o in options(game))
+
+
+def test_the_a_bomb_timer_starts_when_the_us_reaches_total_war_lr_12_2_2() -> None:
+    from grandstrategy.cataclysm.engine.politics import escalate
+
+    game = setup("campaign-1933", [], [("united-states", "japan")])
+    game.state.powers["united-states"].commitment = Commitment.MOBILIZATION
+    escalate(game, "united-states")
+    assert "a-bomb-timer:united-states" in game.state.turn_track[game.state.turn + 4]
+
+
+def test_the_a_bomb_built_and_drawn_goes_to_washington_lr_12_2_2() -> None:
+    game = setup("campaign-1933", [], [("united-states", "japan")])
+    game.state.markers.append("a-bomb-available")
+    offensive(game, "united-states", 1)
+    choose(game, "united-states", "build a-bomb")  # one build, straight to the cup
+    assert "a-bomb:united-states" in game.state.cup and "a-bomb-available" not in game.state.markers
+    game.stack.clear()
+    game.push("drawn", outcome="a-bomb:united-states")
+    game.run()
+    assert "a-bomb-ready" in game.state.markers and "a-bomb:united-states" not in game.state.cup
+    assert game.state.powers["united-states"].reserve != "a-bomb:united-states"
+
+
+def test_an_atomic_attack_forces_one_stability_test_and_raises_the_threshold_lr_12_2_2() -> None:
+    from grandstrategy.cataclysm.module.schema import Stability
+
+    game = setup("campaign-1933", [], [("united-states", "japan")])
+    game.state.markers.append("a-bomb-ready")
+    game.state.powers["japan"].stability = Stability.UNSTABLE
+    offensive(game, "united-states", 1)
+    choose(game, "united-states", "atomic bombing of Tokyo")
+    assert "a-bomb-available" in game.state.markers and "a-bomb-ready" not in game.state.markers
+    roll(game, 6, 5)  # the bomb: 6
+    roll(game, 2)  # Tokyo's intrinsic air defence: 2 -> three losses, none absorbed
+    assert "tokyo" in game.state.damaged
+    assert game.pending is not None and game.pending["label"] == "japan stability test (A-Bomb)"
+    while (
+        game.pending is not None and game.pending["type"] == "chance" and "stability" in game.pending["label"]
+    ):
+        game.apply_chance("1")  # the one test fails: Japan collapses
+    assert game.pending is not None and "threshold" in game.pending["label"]
+    base = game.pending["label"]
+    assert "a-bomb-losses:japan:3" in game.state.markers
+    from grandstrategy.cataclysm.rules.politics import surrender_threshold
+
+    with_bomb = surrender_threshold(MODULE, game.state, "japan")
+    game.state.markers.remove("a-bomb-losses:japan:3")
+    assert with_bomb == surrender_threshold(MODULE, game.state, "japan") + 3, base

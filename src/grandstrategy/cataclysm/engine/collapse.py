@@ -203,7 +203,10 @@ def _surrender_remove(game: CataclysmGame, current: Step) -> None:
                     holders.add(holder)
                     if module.powers[holder].ideology is not ideology:
                         cubes[module.powers[holder].ideology.value] += count
-    if cubes:
+    if any(m.startswith(f"a-bomb-losses:{power}:") for m in state.markers):
+        state.surrenders = [*state.surrenders, "democracy"]  # LR 12.2.2
+        game.note(f"{power} surrenders to the A-Bomb; the Democracies take its Surrender marker")
+    elif cubes:
         best = max(cubes.values())
         takers = sorted(i for i, n in cubes.items() if n == best)
         state.surrenders = [*state.surrenders, "+".join(takers)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from grandstrategy.cataclysm.engine import operations
+from grandstrategy.cataclysm.engine import atomic, operations
 from grandstrategy.cataclysm.engine.common import build_options, take_built
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
@@ -55,7 +55,8 @@ def _military_action(game: CataclysmGame, current: Step) -> None:
         if power == "germany" and "rhineland" in game.state.markers:
             options.append("remilitarize rhineland")  # LR 12.1.1: by a military action too
         if belligerent(game.state, power):
-            options += build_options(game, power, left)
+            options += build_options(game, power, left) + atomic.build_option(game, power)
+        options += atomic.targets(game, power)
         if _deployable(game, power, None):
             options.append("deploy")
         options += _intervention_options(game, power)
@@ -88,6 +89,15 @@ def _military_action_answer(game: CataclysmGame, current: Step) -> None:
         game.push("military-action", left=left - 1, **rest)
         game.push("deploy", power=power, units=None, moved=[], offensive=True)
         game.note(f"{power} deploys (LR 8.4)")
+        return
+    if choice == "build a-bomb":
+        atomic.build(game)
+        game.push("military-action", left=left - 1, **rest)
+        return
+    if choice.startswith("atomic bombing of "):
+        game.push("military-action", left=left - 1, **rest)
+        target = game.module.find_area(choice.removeprefix("atomic bombing of "))
+        game.push("atomic-op", target=target)
         return
     if choice.startswith("intervene"):
         game.push("military-action", left=left - 1, **rest)

@@ -221,6 +221,10 @@ def escalate(game: CataclysmGame, power: str) -> None:
         printed = sum(1 for c in industrial if c.limited_marker is None)
         limited = [c.limited_marker for c in industrial if c.limited_marker is not None]
         steps.append({"do": "escalation-limited", "power": power, "count": printed, "markers": limited})
+    if line.commitment is Commitment.TOTAL_WAR and power == "united-states":
+        from grandstrategy.cataclysm.engine.atomic import start_timer
+
+        start_timer(game)  # LR 12.2.2
     if line.commitment is Commitment.TOTAL_WAR and state.war_status is not WarStatus.GLOBAL:
         state.war_status = WarStatus.GLOBAL
         state.global_war_turn = global_war_last_turn(state.turn)

@@ -28,7 +28,10 @@ def _administration(game: CataclysmGame, current: Step) -> None:
     state.phase = "administration"
     for counter in state.turn_track.pop(state.turn, []):  # LR 3.2.1
         kind, power, _ = parse_counter(counter)
-        if kind in MARKERS_FOR_THE_CUP:
+        if kind == "a-bomb-timer":  # the A-Bomb becomes available (LR 12.2.2)
+            state.markers.append("a-bomb-available")
+            game.note("the A-Bomb is available to the United States")
+        elif kind in (*MARKERS_FOR_THE_CUP, "a-bomb"):
             if power is None or state.powers[power].active:
                 state.cup.append(counter)
         elif power is not None and state.powers[power].active:

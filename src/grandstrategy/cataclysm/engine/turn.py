@@ -196,6 +196,11 @@ def _drawn(game: CataclysmGame, current: Step) -> None:
     if kind == "home-front":
         game.then({"do": "home-front", "counter": counter}, {"do": "action-window"})
         return
+    if kind == "a-bomb":  # it goes to Washington DC, never to the reserve (LR 12.2.2)
+        game.state.markers.append("a-bomb-ready")
+        game.note("the A-Bomb is ready in Washington DC")
+        game.push("action-window")
+        return
     if kind == "cw-resolution":  # LR 3.7.7, 11.3: resolve every civil war; the marker waits for next turn
         next_turn_box(game, counter)
         game.then({"do": "cw-resolution"}, {"do": "action-window"})
@@ -284,7 +289,7 @@ def _end_phase(game: CataclysmGame, current: Step) -> None:
     steps: list[Step] = []
     for counter in leftovers:
         kind, power, _ = parse_counter(counter)
-        if kind in ("crisis", "cw-resolution"):
+        if kind in ("crisis", "cw-resolution", "a-bomb"):
             next_turn_box(game, counter)
         elif kind == "home-front":
             pass  # resolved below in increasing effectiveness order

@@ -107,7 +107,7 @@ def surrender_threshold(module: Module, state: CataclysmState, power: str) -> in
     """The number a collapsing power must roll above to avoid surrender (LR 5.5.2).
 
     +1 per neutral, opposing or enemy cube in its home areas and resource colonies, +1 at zero or
-    fewer victory points, +1 at Exhaustion.
+    fewer victory points, +1 at Exhaustion, +1 per loss when an A-Bomb attack caused the collapse.
     """
     own = ideology(module, power)
     threshold = 0
@@ -127,6 +127,9 @@ def surrender_threshold(module: Module, state: CataclysmState, power: str) -> in
         threshold += 1
     if state.powers[power].commitment is Commitment.EXHAUSTION:
         threshold += 1
+    for marker in state.markers:  # +1 per loss of the A-Bomb attack that caused this test (LR 12.2.2)
+        if marker.startswith(f"a-bomb-losses:{power}:"):
+            threshold += int(marker.rsplit(":", 1)[1])
     return threshold
 
 
