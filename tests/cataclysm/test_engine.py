@@ -585,3 +585,31 @@ def test_collapse_at_exhaustion_breaks_alliances_and_offers_an_armistice_lr_5_5_
 
     assert not at_war(state, "france", "italy")  # the armistice France accepted
     assert at_war(state, "france", "germany") and at_war(state, "united-kingdom", "italy")
+
+
+def test_every_kind_of_decision_names_its_rule_and_refuses_illegal_choices() -> None:
+    """Over whole random games, each kind of decision (by its prompt) names the rule it applies,
+    and an option it did not offer is refused with that rule in the message, leaving the game as
+    it was (LR 3.3: only the choices the rules give)."""
+    import re
+
+    seen: set[str] = set()
+    for seed in (3, 4):
+        match = Match(CATACLYSM, seed=seed, options={"scenario": "campaign-1933"})
+        chooser = Rng(seed + 500)
+        while not match.is_terminal():
+            decision = match.decision()
+            assert decision is not None
+            game = match.state
+            assert isinstance(game, CataclysmGame) and game.pending is not None
+            prompt = game.pending["prompt"]
+            assert re.search(r"LR \d|crisis \d-\d", prompt), prompt
+            kind = re.sub(r"[0-9#]+|\(.*?\)", "", prompt.split(":")[0]).strip()
+            if kind not in seen:
+                seen.add(kind)
+                before = match.state_hash()
+                with pytest.raises(IllegalActionError, match=r"LR \d|crisis \d-\d"):
+                    match.play(decision.seat, f"{decision.seat}: an option nobody offered")
+                assert match.state_hash() == before
+            match.play(decision.seat, decision.legal[chooser.below(len(decision.legal))])
+    assert len(seen) >= 20, sorted(seen)
