@@ -15,6 +15,7 @@ from grandstrategy import __version__
 from grandstrategy.axis_allies.cli import app as aa_app
 from grandstrategy.cataclysm.cli import app as cataclysm_app
 from grandstrategy.core.errors import GrandStrategyError
+from grandstrategy.play.commands import COMMANDS as PLAY_COMMANDS
 from grandstrategy.rulebook.cli import app as rules_app
 
 
@@ -30,6 +31,8 @@ def app() -> None:
 app.add_command(cataclysm_app, name="cataclysm")
 app.add_command(aa_app, name="aa")
 app.add_command(rules_app, name="rules")
+for _command in PLAY_COMMANDS:  # new, play, simulate, replay (docs/play.md)
+    app.add_command(_command)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -630,3 +630,35 @@ def test_an_atomic_attack_forces_one_stability_test_and_raises_the_threshold_lr_
     with_bomb = surrender_threshold(MODULE, game.state, "japan")
     game.state.markers.remove("a-bomb-losses:japan:3")
     assert with_bomb == surrender_threshold(MODULE, game.state, "japan") + 3, base
+
+
+def test_a_unit_moves_at_most_twice_in_one_deployment_lr_8_4() -> None:
+    game = setup("europe-1939", [("germany", "infantry-army", "berlin")], [])
+    game.push("deploy", power="germany", units=None, moved=[], offensive=False)
+    game.run()
+    for area in ("Silesia", "Berlin"):
+        choose_starting(game, "germany", "move #1 infantry-army")
+        choose(game, "germany", area)
+    assert game.pending is None  # no third move: the deployment is over
+
+
+def test_bots_get_the_exact_odds_of_an_operation_option() -> None:
+    from fractions import Fraction
+
+    from grandstrategy.cataclysm.odds import option_odds, parse_situation, situation_odds
+
+    game = bare_game()
+    poland = situation_odds(
+        parse_situation(
+            {
+                "combat": "land",
+                "attacker": {"units": ["infantry-army", "tank-army"], "air": ["tactical-air"]},
+                "defender": {"units": ["minor-army"]},
+            }
+        )
+    ).attacker_wins
+    assert (
+        poland == Fraction(poland)
+        and abs(option_odds(game, "germany", "land operation against Poland") - float(poland)) < 1e-12
+    )
+    assert option_odds(game, "germany", "maneuvers") is None

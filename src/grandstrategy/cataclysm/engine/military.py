@@ -154,6 +154,9 @@ def _destinations(
     return found
 
 
+MOVES_PER_UNIT = 2  # see docs/decisions.md: a unit moves at most twice in one deployment
+
+
 def deploy(game: CataclysmGame, power: str, units: list[int] | None, *, offensive: bool = False) -> None:
     """Run a deployment action next: of ``units`` (ids), or of all the power's units when None."""
     game.push("deploy", power=power, units=units, moved=[], offensive=offensive)
@@ -172,7 +175,8 @@ def _deploy(game: CataclysmGame, current: Step) -> None:
         return
     module, state = game.module, game.state
     options = ["done"]
-    movers = _movers(game, power, current["units"])
+    counts = current.get("counts", {})
+    movers = [u for u in _movers(game, power, current["units"]) if counts.get(str(u.id), 0) < MOVES_PER_UNIT]
     can_move = _destinations(game, movers, played=bool(current.get("played")))
     for unit in movers:
         if unit.id in can_move:
@@ -236,8 +240,10 @@ def _deploy_move(game: CataclysmGame, current: Step) -> None:
     area = game.module.area(area_id)
     unit.coast = sorted(area.coasts)[0] if area.coasts else None
     moved = sorted({*current["moved"], unit.id})
-    rest = {k: v for k, v in current.items() if k not in ("do", "choice", "unit", "moved")}
-    game.push("deploy", moved=moved, **rest)
+    counts = dict(current.get("counts", {}))
+    counts[str(unit.id)] = counts.get(str(unit.id), 0) + 1
+    rest = {k: v for k, v in current.items() if k not in ("do", "choice", "unit", "moved", "counts")}
+    game.push("deploy", moved=moved, counts=counts, **rest)
 
 
 def _note_deployed(game: CataclysmGame, current: Step) -> None:

@@ -1,0 +1,296 @@
+"""What the play layer needs to know about a rule set's state, in one place.
+
+Seats, bots, the terminal and the simulator are written against the kernel (``GameState``,
+``Match``); this module adds what only a particular rule set can say: the groups a SEATS text may
+name (Cataclysm's ideologies), printed names, a one-screen summary, the result of a finished game,
+a position's value for a bot, and the invariant check. Every function works for any rule set and
+gives a neutral answer (empty, zero) for one it does not know, so a new decision kind or a new
+rule set never breaks play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from grandstrategy.core.game import RuleSet, find_ruleset
+from grandstrategy.core.ids import Seat
+from grandstrategy.core.state import GameState
+
+if TYPE_CHECKING:
+    from grandstrategy.cataclysm.engine.game import CataclysmGame
+
+
+RULESET_PACKAGES = ("grandstrategy.cataclysm.engine",)
+"""Packages that register a playable rule set when imported."""
+
+
+def register_rulesets() -> None:
+    """Import the packages that register the shipped rule sets (needed before loading a save)."""
+    import importlib
+
+    for package in RULESET_PACKAGES:
+        importlib.import_module(package)
+
+
+def load_ruleset(name: str) -> RuleSet:
+    """The rule set called ``name``, after registering the shipped rule sets.
+
+    :raises UserInputError: no such rule set (the known ones are listed).
+    """
+    register_rulesets()
+    return find_ruleset(name)
+
+
+def as_cataclysm(state: GameState) -> CataclysmGame | None:
+    """The state as a Cataclysm game, or ``None`` for another rule set (imported lazily)."""
+    from grandstrategy.cataclysm.engine.game import CataclysmGame
+
+    return state if isinstance(state, CataclysmGame) else None
+
+
+def seat_groups(state: GameState) -> dict[str, list[str]]:
+    """Named groups of seats a SEATS text may use: Cataclysm's ideologies, in the rules' order."""
+    game = as_cataclysm(state)
+    if game is None:
+        return {}
+    groups: dict[str, list[str]] = {}
+    for ideology in ("democracy", "fascism", "communism"):
+        groups[ideology] = [p for p in game.state.powers if game.module.powers[p].ideology.value == ideology]
+    return groups
+
+
+def seat_names(state: GameState) -> dict[str, str]:
+    """Printed names of the seats (``soviet-union`` -> ``Soviet Union``)."""
+    game = as_cataclysm(state)
+    if game is None:
+        return {}
+    return {p: game.module.powers[p].name for p in game.state.powers}
+
+
+def seat_group(state: GameState, seat: str) -> str:
+    """The group a seat plays for (its ideology in Cataclysm; the seat itself elsewhere)."""
+    game = as_cataclysm(state)
+    if game is None or seat not in game.module.powers:
+        return seat
+    return game.module.powers[seat].ideology.value
+
+
+def invariant_problems(state: GameState) -> list[str]:
+    """Broken invariants of the position (Cataclysm's ``engine/invariants.py``); empty elsewhere."""
+    game = as_cataclysm(state)
+    if game is None:
+        return []
+    from grandstrategy.cataclysm.engine.invariants import problems
+
+    return problems(game)
+
+
+# ---- results ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game stands or ended: winner (ideology), score per ideology, turns, how it ended."""
+
+    winner: str | None
+    vp: dict[str, int]
+    turns: int
+    end: str | None
+
+
+def outcome(state: GameState) -> Outcome:
+    """The result of a finished game (or the standing of one in progress)."""
+    game = as_cataclysm(state)
+    if game is None:
+        returns = state.returns()
+        best = max(returns.values(), default=0.0)
+        winners = [s for s, v in returns.items() if v == best and state.is_terminal()]
+        return Outcome(winners[0] if len(winners) == 1 else None, {}, 0, None)
+    from grandstrategy.cataclysm.rules.control import ideology_scores
+
+    result = game.state.result
+    start = game.module.scenarios[game.state.scenario].start
+    turns = (game.state.turn - start) // 2 + 1
+    if result is not None:
+        return Outcome(result.get("winner"), dict(result.get("scores") or {}), turns, result.get("how"))
+    scores = {ideology.value: score for ideology, score in ideology_scores(game.module, game.state).items()}
+    return Outcome(None, scores, turns, None)
+
+
+# ---- the one-screen summary ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PowerLine:
+    """One power's line in the summary table."""
+
+    power: str
+    name: str
+    ideology: str
+    commitment: str
+    effectiveness: int
+    stability: str
+    vp: int
+    active: bool
+    reserve: str | None
+    posture: str | None
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What the terminal shows above every decision."""
+
+    title: str
+    turn: str
+    phase: str
+    war: str
+    cup: int | None
+    powers: list[PowerLine] = field(default_factory=list)
+    vp: dict[str, int] = field(default_factory=dict)
+    events: list[str] = field(default_factory=list)
+    markers: list[str] = field(default_factory=list)
+    result: str | None = None
+
+
+def summary(state: GameState, *, events: int = 8) -> Summary:
+    """A short picture of the position: turn, war status, each power's record line, VP, cup, events."""
+    game = as_cataclysm(state)
+    if game is None:
+        return Summary(title="game", turn="", phase=state.phase(), war="", cup=None)
+    from grandstrategy.cataclysm.rules.control import ideology_scores, victory_points
+    from grandstrategy.cataclysm.rules.politics import effectiveness
+
+    data, module = game.state, game.module
+    lines = []
+    for power, line in data.powers.items():
+        lines.append(
+            PowerLine(
+                power=power,
+                name=module.powers[power].name,
+                ideology=module.powers[power].ideology.value,
+                commitment=line.commitment.value,
+                effectiveness=effectiveness(module, data, power),
+                stability=line.stability.value if line.active else "surrendered",
+                vp=victory_points(module, data, power),
+                active=line.active,
+                reserve=line.reserve,
+                posture=line.posture,
+            )
+        )
+    scores = {ideology.value: score for ideology, score in ideology_scores(module, data).items()}
+    result = None
+    if data.result is not None:
+        result = f"{data.result.get('winner')} wins ({data.result.get('how')})"
+    title = module.scenarios[data.scenario].title if data.scenario in module.scenarios else data.scenario
+    war = data.war_status.value
+    if data.wars:
+        war += "; at war: " + "; ".join(f"{'+'.join(a)} v {'+'.join(b)}" for a, b in data.wars)
+    return Summary(
+        title=f"{title} ({data.scenario})",
+        turn=f"{data.turn}-{(data.turn + 1) % 100:02d}",
+        phase=data.phase,
+        war=war,
+        cup=len(data.cup),
+        powers=lines,
+        vp=scores,
+        events=list(data.log[-events:]) if events > 0 else [],
+        markers=list(data.markers),
+        result=result,
+    )
+
+
+def game_log(state: GameState) -> list[str]:
+    """The rule set's readable log of events (Cataclysm's public log), oldest first."""
+    game = as_cataclysm(state)
+    return list(game.state.log) if game is not None else []
+
+
+def decision_prompt(state: GameState) -> str:
+    """The prompt of the open decision, naming its rule (``military action (2 left; LR 8.0)``)."""
+    game = as_cataclysm(state)
+    if game is not None and game.pending is not None and game.pending.get("type") == "decide":
+        return str(game.pending.get("prompt", ""))
+    return state.phase()
+
+
+# ---- a position's value, for the heuristic bot ------------------------------------------------------
+
+_STABILITY_VALUE: Mapping[str, float] = {"steady": 0.0, "wavering": -0.8, "unstable": -2.0}
+_ORDER = ("democracy", "fascism", "communism")
+
+
+def cataclysm_value(game: CataclysmGame, ideology: str) -> float:
+    """How good the position is for ``ideology`` (higher is better), from open information only.
+
+    Victory points decide the game (LR 1.7), so the lead in VP weighs most, with a bonus when the
+    ideology would win if the game ended now; then each power's standing: stability (a collapse
+    can mean surrender, LR 5.5), effectiveness (the dice of every check, LR 5.3), flags and
+    offensives in play (actions to come) and failed-action cubes (LR 5.4). Own powers count in
+    full, opponents' standing counts against at a lower weight. A finished game is worth ±40.
+    """
+    from grandstrategy.cataclysm.module.schema import Ideology
+    from grandstrategy.cataclysm.rules.control import ideology_scores, winner
+
+    state, module = game.state, game.module
+    raw = ideology_scores(module, state)
+    mine = raw.get(Ideology(ideology), 0)
+    others = sorted((score for ideo, score in raw.items() if ideo.value != ideology), reverse=True)
+    value = 2.0 * mine - 1.2 * (others[0] if others else 0) - 0.4 * sum(others[1:])
+    if state.result is not None:
+        value += 40.0 if state.result.get("winner") == ideology else -40.0
+    elif winner(raw).value == ideology:
+        value += 1.5
+    for power, line in state.powers.items():
+        spec = module.powers[power]
+        if not line.active:
+            strength = -8.0
+        else:
+            card = spec.status_card[line.commitment]
+            counters = spec.counters
+            effective = max(1, card.effectiveness - 1) if line.effectiveness_reduced else card.effectiveness
+            strength = (
+                _STABILITY_VALUE.get(line.stability.value, -1.0)
+                + 0.3 * effective
+                + 0.6 * (counters.flags - line.available_flags)
+                + 0.1 * (counters.offensives - line.available_offensives)
+                + 0.1 * sum(line.failed_actions.values())
+            )
+        value += strength if spec.ideology.value == ideology else -0.4 * strength
+    return value
+
+
+def position_value(state: GameState, seat: str) -> float:
+    """The value of a position for a seat: Cataclysm's evaluation, else the rule set's returns."""
+    game = as_cataclysm(state)
+    if game is not None and seat in game.module.powers:
+        return cataclysm_value(game, game.module.powers[seat].ideology.value)
+    return float(state.returns().get(Seat(seat), 0.0))
+
+
+def check_chain(state: GameState) -> tuple[list[int], int, int] | None:
+    """At the first die of an effectiveness check: ``(dice so far, dice left, modifier)``.
+
+    Reads the Cataclysm step machine's pending roll (a ``roll-die-face`` step that feeds a
+    ``check-result``); ``None`` for any other chance node, so a change in the engine only makes
+    the bot sample instead of branching.
+    """
+    game = as_cataclysm(state)
+    if game is None or game.pending is None or game.pending.get("type") != "chance":
+        return None
+    then: Any = game.pending.get("then")
+    if not isinstance(then, dict) or then.get("do") != "roll-die-face":
+        return None
+    after = then.get("then")
+    if not isinstance(after, dict) or after.get("do") != "check-result":
+        return None
+    dice, left, modifier = then.get("dice"), then.get("left"), after.get("modifier")
+    if not isinstance(dice, list) or not isinstance(left, int) or not isinstance(modifier, int):
+        return None
+    return [int(d) for d in dice], left, modifier
+
+
+def ideology_order(groups: Mapping[str, Any]) -> list[str]:
+    """Ideologies in the rules' order, then any other group names."""
+    return [g for g in _ORDER if g in groups] + [g for g in groups if g not in _ORDER]

@@ -1,0 +1,97 @@
+"""The real thing: ``grandstrategy play`` in a tmux terminal, driven by keystrokes.
+
+Skipped where tmux is not installed. The pane is made large enough for the whole screen, read with
+``tmux capture-pane -p``, and must show the turn, the powers and the decision; typing a number must
+advance the game (the choice lands in the save).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from grandstrategy.core.log import ActionEntry
+from grandstrategy.core.replay import open_save
+
+TMUX = shutil.which("tmux")
+pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+
+
+def _human_actions(path: Path) -> list[str]:
+    return [e.action for e in open_save(path).log if isinstance(e, ActionEntry) and e.seat == "italy"]
+
+
+class Pane:
+    """One tmux server (its own socket) with one session running a command."""
+
+    def __init__(self, name: str, command: str, cwd: Path) -> None:
+        assert TMUX is not None
+        self.base = [TMUX, "-L", name]
+        self.name = name
+        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "150", "LINES": "60"}
+        subprocess.run(
+            [*self.base, "new-session", "-d", "-s", name, "-x", "150", "-y", "60", "-c", str(cwd), command],
+            check=True,
+            env=env,
+        )
+
+    def screen(self) -> str:
+        result = subprocess.run(
+            [*self.base, "capture-pane", "-p", "-t", self.name], capture_output=True, text=True, check=False
+        )
+        return result.stdout
+
+    def keys(self, *keys: str) -> None:
+        subprocess.run([*self.base, "send-keys", "-t", self.name, *keys], check=True)
+
+    def wait_for(self, test: Callable[[str], bool], timeout: float = 30.0) -> str:
+        deadline = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if test(screen):
+                return screen
+            time.sleep(0.2)
+        raise AssertionError(f"the screen never showed what was expected; last screen:\n{screen}")
+
+    def alive(self) -> bool:
+        return (
+            subprocess.run([*self.base, "has-session", "-t", self.name], capture_output=True).returncode == 0
+        )
+
+    def close(self) -> None:
+        subprocess.run([*self.base, "kill-server"], capture_output=True, check=False)
+
+
+def test_play_in_tmux(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    command = [sys.executable, "-m", "grandstrategy", "new", "cataclysm", "--scenario", "europe-1939"]
+    command += ["--seed", "5", "--seats", "italy=human,*=bot:random", "--save", str(save)]
+    made = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert made.returncode == 0, made.stderr
+    pane = Pane(f"gs-play-{os.getpid()}", f"{sys.executable} -m grandstrategy play {save}", tmp_path)
+    try:
+        screen = pane.wait_for(lambda s: "italy>" in s)
+        assert "turn 1939-40" in screen
+        for power in ("France", "Germany", "Italy", "Soviet Union"):
+            assert power in screen
+        assert "decision: italy (you)" in screen
+        assert "1. " in screen
+        before = _human_actions(save)
+        pane.keys("1", "Enter")
+        screen = pane.wait_for(lambda s: "you: italy:" in s)
+        assert len(_human_actions(save)) == len(before) + 1  # the choice is in the save already
+        pane.keys("help", "Enter")
+        pane.wait_for(lambda s: "take back your last choice" in s)
+        pane.keys("quit", "Enter")
+        pane.wait_for(lambda s: "saved to" in s or not pane.alive(), timeout=15)
+    finally:
+        pane.close()
+    assert open_save(save).decision() is not None  # the save loads and the game goes on
