@@ -48,7 +48,7 @@ def one_game(job: tuple[str, int]) -> tuple[str | None, str | None, dict[str, in
             broken = problems(match.state)  # type: ignore[arg-type]
             if broken:
                 return None, f"{scenario} seed {seed} step {step}: {broken}", {}
-    except Exception:  # noqa: BLE001 - a soak run reports every crash with its seed
+    except Exception:
         return None, f"{scenario} seed {seed} step {step}: {traceback.format_exc(limit=3)}", {}
     counts: Counter[str] = Counter()
     for entry in match.log:
