@@ -1,10 +1,11 @@
-# Two entry points for a fresh machine with Python 3.11+: `make play` and `make test`.
+# Two entry points for a fresh machine with Python 3.11+: `make play` and `make test` (`make demo` shows
+# the world without playing).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint setup clean
+.PHONY: play demo test lint setup clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,9 +15,17 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+## Set up, then play the 1933 campaign in the terminal as POWER (default germany) against
+## heuristic bots; the game is saved to SAVE after every action, and `make play` again resumes it.
+POWER ?= germany
+SAVE ?= cataclysm-game.json
+play: $(STAMP)
+	@test -f $(SAVE) || $(BIN)/grandstrategy new cataclysm --scenario campaign-1933 --seats $(POWER) --save $(SAVE)
+	$(BIN)/grandstrategy play $(SAVE)
+
 ## Set up, then show the Cataclysm world (map as SVG, an area look-up, the module check) and
 ## play one whole game of the 1939 scenario with every power choosing at random.
-play: $(STAMP)
+demo: $(STAMP)
 	$(BIN)/grandstrategy cataclysm map --scenario campaign-1933 --out cataclysm-map.svg
 	$(BIN)/grandstrategy cataclysm area Turkey
 	$(BIN)/grandstrategy cataclysm check
