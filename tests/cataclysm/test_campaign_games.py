@@ -18,10 +18,12 @@ from grandstrategy.core.session import Match
 
 GAMES = 50
 
-# what a chosen option starts with -> the kind of action it is. Two kinds are too rare under random
-# choices to appear reliably in fifty games and have their own tests in test_operations.py: an air
-# operation (test_ruhr_air_operation_example_lr_l2089_l2091) and an ally joining a war
-# (test_ally_at_mobilization_may_join_the_declarers_war_lr_6_1_3).
+# what a chosen option starts with -> the kind of action it is. Four kinds are too rare under random
+# choices to appear reliably in fifty games and have their own tests in test_operations.py and
+# test_engine.py: an air operation (test_ruhr_air_operation_example_lr_l2089_l2091), an ally
+# joining or refusing a war (test_ally_at_mobilization_may_join_the_declarers_war_lr_6_1_3,
+# test_declaration_of_war_is_followed_by_one_operation_on_the_target_lr_6_2) and joining an
+# existing alliance (test_a_third_power_joins_an_existing_alliance_alone_lr_6_1_1).
 KINDS = {
     "propaganda": "propaganda",
     "escalation": "escalation",
@@ -29,7 +31,6 @@ KINDS = {
     "maneuvers": "maneuvers",
     "diplomacy": "diplomacy",
     "alliance": "alliance",
-    "join-alliance": "join an alliance",
     "declare-war": "declaration of war",
     "build": "build",
     "deploy": "deployment",
@@ -44,7 +45,6 @@ KINDS = {
     "support with": "support",
     "retreat": "voluntary retreat",
     "regroup": "regroup",
-    "break the alliance": "refusing an ally's war",
     "armistice with": "armistice proposal",
     "interrupt": "interrupt",
     "reserve": "reserve",

@@ -662,3 +662,19 @@ def test_bots_get_the_exact_odds_of_an_operation_option() -> None:
         and abs(option_odds(game, "germany", "land operation against Poland") - float(poland)) < 1e-12
     )
     assert option_odds(game, "germany", "maneuvers") is None
+
+
+def test_a_third_power_joins_an_existing_alliance_alone_lr_6_1_1() -> None:
+    """Only the joiner plays a flag and checks; with Lend Lease in play the US may ally (LR 12.2.2)."""
+    game = bare_game()  # France and the UK are allied in 1939
+    state = game.state
+    from grandstrategy.cataclysm.rules.special import LEND_LEASE_IN_PLAY
+
+    state.markers.append(LEND_LEASE_IN_PLAY)
+    state.powers["united-states"].available_flags -= 1
+    game.push("play-counter", counter="flag:united-states", source="cup")
+    game.run()
+    assert "join-alliance" in options(game)
+    choose(game, "united-states", "join-alliance")
+    roll(game, 5)  # effectiveness 1: a 5 succeeds
+    assert state.alliances["democracy"] == ["france", "united-kingdom", "united-states"]
