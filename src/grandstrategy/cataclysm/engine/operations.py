@@ -202,8 +202,19 @@ def operation_options(
     if any(u.type in (*FLEETS, *AIR) for u in mine):
         candidates.update(a for a in module.in_play_ids(state.maps))
     surprise_modes = [False, True] if may_surprise(game, power) else [False]
+    opposing_units = {u.area for u in state.units if _opposing(game, power, u.power)}
+
+    def worth_a_look(target: str) -> bool:
+        """A cheap first sieve: an opposing unit, controller or base, or a country (LR 9.1)."""
+        if target in opposing_units or module.area(target).bases or is_country(module, state, target):
+            return True
+        holder = controller(module, state, target)
+        return holder is not None and holder in module.powers and _opposing(game, power, holder)
+
     options: list[str] = []
     for target in sorted(candidates):
+        if not worth_a_look(target):
+            continue
         for label, (kind, variant) in KINDS.items():
             if variant == "invasion" and left < 2:
                 continue
