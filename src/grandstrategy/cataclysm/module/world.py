@@ -220,6 +220,8 @@ def area_controller(
     sea, owner, own = module._control_facts[area_id]
     if sea:
         return None
+    if not cubes:
+        return owner if owner is not None and active(owner) else None
     ideologies = module._ideology
     if owner is not None and active(owner):
         blocked = any(

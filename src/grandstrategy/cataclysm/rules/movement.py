@@ -7,7 +7,9 @@ a mixed area across a black arrow (LR 7.2.2); air movement crosses any connectio
 (LR 7.2.3). Land and mixed areas are entered when friendly or when they are the operation's
 target; during an operation air units may also fly over enemy land. Each function builds one
 :class:`~grandstrategy.cataclysm.rules.occupation.Snapshot` and answers from it; the map's adjacency
-by mode is computed once per module.
+by mode is computed once per module. Deployment searches and operation ranges are remembered with
+the snapshot's :class:`~grandstrategy.cataclysm.rules.occupation.Position` under everything else
+they read (the enemy units in the way), so the next states of a game reuse them.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from grandstrategy.cataclysm.rules.occupation import (
     UnitClass,
     graph_of,
     stop_allowed,
+    stops_in_empty,
 )
 from grandstrategy.cataclysm.rules.supply import loc_reach
 from grandstrategy.cataclysm.state import CataclysmState, Unit
@@ -235,6 +238,7 @@ def deployment_map(
 
 
 def _deployment(snap: Snapshot, unit: Unit, *, played: bool) -> set[str]:
+    """Where the unit may end a deployment (see :func:`deployment_destinations`)."""
     graph = snap.graph
     unit_class = graph.unit_class[unit.type]
     if (unit.type == FORTRESS or unit_class == "logistics") and not played:
@@ -242,9 +246,14 @@ def _deployment(snap: Snapshot, unit: Unit, *, played: bool) -> set[str]:
     if unit.area not in snap.in_play:
         return set()
     power, unit_type = unit.power, unit.type
-    reached = _deployment_reach(snap, power, unit_type, unit.area, unit.coast)
+    coast = unit.coast if unit_class == "naval" else None
+    reached = _deployment_reach(snap, power, unit_type, unit.area, coast)
+    ends = stops_in_empty(snap, power, unit_type, reached)
     excluded = (unit.id,)
-    return {b for b in reached if stop_allowed(snap, power, unit_type, b, excluded=excluded)}
+    for b in reached.intersection(snap.occupied()):
+        if stop_allowed(snap, power, unit_type, b, excluded=excluded):
+            ends.add(b)
+    return ends
 
 
 def _deployment_reach(
@@ -252,14 +261,17 @@ def _deployment_reach(
 ) -> frozenset[str]:
     """Where a unit of this power and type could move from ``start``, before occupation limits (LR 8.4).
 
-    Remembered by the snapshot, so units of one power and type standing together search once.
+    Besides the position, the search depends only on where enemy units block the way, so it is
+    remembered with the position under those too: units of one power and type standing together
+    search once, and so do the same units in the next states of a deployment.
     """
     graph = snap.graph
     unit_class = graph.unit_class[unit_type]
     if unit_class != "naval":
         coast = None  # only a naval unit's coast matters (LR 2.2.1)
-    key = ("deployment", power, unit_type, start, coast)
-    found = snap.searches.get(key)
+    shared = snap.shared_sets()
+    key = ("deployment", power, unit_type, start, coast, snap.blockers(power))
+    found = shared.get(key)
     if found is not None:
         return found
     if unit_class == "naval":
@@ -280,27 +292,34 @@ def _deployment_reach(
     ):
         homes = graph.homes.get(power, frozenset())
         reached = {b for b in reached if b in homes or any(owner == power for _, owner in snap.bases(b))}
-    found = snap.searches[key] = frozenset(reached)
+    found = shared[key] = frozenset(reached)
     return found
 
 
-# The entry rules above for every area at once, outside an operation (no target), remembered by
-# the snapshot: the searches of a deployment test membership only.
+# The entry rules above for every area at once, outside an operation (no target). What does not
+# depend on where units stand is kept with the snapshot's position; enemy units are taken out per
+# snapshot. The searches of a deployment then test membership only.
 
 
 def _remote_held(snap: Snapshot, power: str) -> frozenset[str]:
     """Remote areas the power controls: the only remote areas its units may enter (LR 2.2.8)."""
-    return frozenset(a for a in snap.graph.remote if snap.controller(a) == power)
+    shared = snap.shared_sets()
+    key = ("remote-held", power)
+    found = shared.get(key)
+    if found is None:
+        found = shared[key] = frozenset(a for a in snap.graph.remote if snap.controller(a) == power)
+    return found
 
 
 def _walkable(snap: Snapshot, power: str) -> frozenset[str]:
     """Every area :func:`_land_entry` lets the power's units enter, with no target."""
+    shared = snap.shared_sets()
     key = ("walkable", power)
-    found = snap.searches.get(key)
+    found = shared.get(key)
     if found is None:
         graph = snap.graph
         held = (snap.friendly_areas(power) - graph.remote) | _remote_held(snap, power)
-        found = snap.searches[key] = (held & snap.in_play) - graph.sea
+        found = shared[key] = (held & snap.in_play) - graph.sea
     return found
 
 
@@ -312,14 +331,17 @@ def _sailable(snap: Snapshot, power: str, unit_type: str) -> frozenset[str]:
     key = ("sailable", power, unit_class, "submarine" if submarine else "")
     found = snap.searches.get(key)
     if found is None:
-        reach = frozenset(snap.in_naval_range(power)) & snap.in_play
-        if not submarine:
-            reach -= snap.blockers(power)[0]
-        land = snap.friendly_areas(power)
-        if unit_class != "land":
-            land |= snap.friendly_special_bases(power, BaseKind.NAVAL if unit_class == "naval" else None)
-        allowed = graph.sea | _remote_held(snap, power) | (land - graph.remote)
-        found = snap.searches[key] = reach & allowed
+        shared = snap.shared_sets()
+        open_key = ("sailable", power, unit_class)
+        open_areas = shared.get(open_key)
+        if open_areas is None:
+            land = snap.friendly_areas(power)
+            if unit_class != "land":
+                land |= snap.friendly_special_bases(power, BaseKind.NAVAL if unit_class == "naval" else None)
+            allowed = graph.sea | _remote_held(snap, power) | (land - graph.remote)
+            open_areas = shared[open_key] = frozenset(snap.in_naval_range(power)) & snap.in_play & allowed
+        found = open_areas if submarine else open_areas - snap.blockers(power)[0]
+        snap.searches[key] = found
     return found
 
 
@@ -328,21 +350,26 @@ def _flyable(snap: Snapshot, power: str) -> frozenset[str]:
     key = ("flyable", power)
     found = snap.searches.get(key)
     if found is None:
-        graph = snap.graph
-        land = snap.friendly_areas(power) | snap.friendly_special_bases(power)
-        allowed = graph.sea | _remote_held(snap, power) | (land - graph.remote)
-        found = snap.searches[key] = (snap.in_play - snap.blockers(power)[1]) & allowed
+        shared = snap.shared_sets()
+        open_areas = shared.get(key)
+        if open_areas is None:
+            graph = snap.graph
+            land = snap.friendly_areas(power) | snap.friendly_special_bases(power)
+            allowed = graph.sea | _remote_held(snap, power) | (land - graph.remote)
+            open_areas = shared[key] = snap.in_play & allowed
+        found = snap.searches[key] = open_areas - snap.blockers(power)[1]
     return found
 
 
 def _no_sailing_on(snap: Snapshot, power: str) -> frozenset[str]:
     """Every area where :func:`_naval_onward` stops naval movement, with no target."""
+    shared = snap.shared_sets()
     key = ("no-sailing-on", power)
-    found = snap.searches.get(key)
+    found = shared.get(key)
     if found is None:
         graph = snap.graph
         passable = graph.special_coastal & snap.friendly_areas(power)
-        found = snap.searches[key] = snap.delay_areas() | (graph.land_type - passable)
+        found = shared[key] = snap.delay_areas() | (graph.land_type - passable)
     return found
 
 
@@ -494,16 +521,24 @@ def in_op_range(
     land movement (invasions: :func:`invasion_paths`). Sub packs, fortresses and logistics never
     take part (LR 9.4.1, 7.1.4).
     """
-    snap = Snapshot(module, state)
-    graph = snap.graph
-    if target == unit.area or target not in snap.in_play:
+    graph = graph_of(module)
+    if target == unit.area or target not in graph.in_play(state.maps):
         return False
     unit_class = graph.unit_class[unit.type]
     if unit_class == "land":
         return unit.type != FORTRESS and target in graph.land[unit.area]
     if unit.type == SUBMARINE or unit_class == "logistics":
         return False
-    return target in _op_reach(snap, unit, unit.area, _unit_range(unit.type, extended), target)
+    snap = Snapshot(module, state)
+    steps = _unit_range(unit.type, extended)
+    # _op_reach reads the position and where enemy units block the way: remembered under those
+    coast = unit.coast if unit_class == "naval" else None
+    key = ("op-reach", unit.power, unit.type, unit.area, coast, steps, target, snap.blockers(unit.power))
+    shared = snap.shared_sets()
+    found = shared.get(key)
+    if found is None:
+        found = shared[key] = frozenset(_op_reach(snap, unit, unit.area, steps, target))
+    return target in found
 
 
 def support_possible(

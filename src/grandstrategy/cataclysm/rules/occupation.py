@@ -21,9 +21,12 @@ A set of units fits when, for every key, the units it counts are no more than it
 allowances of LR 7.1.2 are not cumulative within a type: each cap is the best single allowance.
 
 The map facts every question needs are computed once per module (:func:`graph_of`); the facts
-that depend on the position are computed at most once per call (:class:`Snapshot`), which also
+that depend on the state are computed at most once per call (:class:`Snapshot`), which also
 remembers its answers to :func:`stop_allowed` and to the caps, so a call asking about many units
-(a deployment, say) pays for each distinct question once.
+(a deployment, say) pays for each distinct question once. Facts that do not depend on where the
+units stand (control, friendly areas, ports, naval range, caps) live in a :class:`Position`, shared
+by the snapshots of every state with the same :func:`position_key`: the states of one game keep
+those fields for many actions in a row.
 """
 
 from __future__ import annotations
@@ -55,6 +58,11 @@ UnitClass = Literal["land", "naval", "air", "logistics"]
 UnitSpec = Unit | tuple[str, str]
 StopKind = tuple[tuple[str, ...], bool]
 """What :func:`stop_allowed` asks of a unit type (see :attr:`MapGraph.stop_kind`)."""
+Makeup = tuple[tuple[str, str], ...]
+"""The (power, type) of each unit counted in an area, in the state's order."""
+StopKey = tuple[str, StopKind, str, bool, bool, Makeup]
+"""What a :func:`stop_allowed` answer depends on besides the position: the power, the kind of unit,
+the area, ``during_op``, ``target`` and the units counted there."""
 
 
 # -- map facts, once per module ------------------------------------------------------------------
@@ -129,6 +137,17 @@ class MapGraph:
         self._in_play: dict[tuple[str, ...], frozenset[str]] = {}
         self._uncontested: dict[frozenset[str], dict[str, str | None]] = {}
         self._printed_caps: dict[tuple[str, bool, bool], dict[str, int]] = {}
+        self._positions: dict[tuple[object, ...], Position] = {}
+
+    def position(self, state: CataclysmState) -> Position:
+        """The :class:`Position` of the state: shared with earlier states of the same :func:`position_key`."""
+        key = position_key(state)
+        found = self._positions.get(key)
+        if found is None:
+            if len(self._positions) >= _POSITIONS_KEPT:
+                del self._positions[next(iter(self._positions))]  # the oldest
+            found = self._positions[key] = Position()
+        return found
 
     def printed_caps(self, area_id: str, logistics: bool, restricted: bool) -> dict[str, int]:
         """The caps of a land or mixed area from its printed limits (LR 7.1.1, 7.1.3), every key of
@@ -199,13 +218,86 @@ def graph_of(module: Module) -> MapGraph:
 
 # -- facts of one position, memoised for one call -----------------------------------------------
 
+_POSITIONS_KEPT = 32
+
+
+def position_key(state: CataclysmState) -> tuple[object, ...]:
+    """Every field of the state that the facts of a :class:`Position` read, as one hashable value.
+
+    The maps, cubes, which powers are in play, alliances, wars and armistices, Chinese and minor
+    armies, special bases, base owners and markers (plus surrenders and transfers, to be safe). It
+    leaves out the units and everything else that changes from one action to the next.
+    """
+    return (
+        tuple(state.maps),
+        tuple([(area, tuple(held.items())) for area, held in state.cubes.items()]),
+        tuple([(power, line.active) for power, line in state.powers.items()]),
+        tuple([(ideology, tuple(members)) for ideology, members in state.alliances.items()]),
+        tuple([(tuple(a), tuple(b)) for a, b in state.wars]),
+        tuple([tuple(pair) for pair in state.peace]),
+        tuple(state.chinese_armies.items()),
+        tuple(state.minor_armies),
+        tuple(state.special_bases),
+        tuple(state.base_owners.items()),
+        tuple(state.markers),
+        tuple(state.surrenders),
+        tuple([tuple(item) for item in state.transfers]),
+    )
+
+
+class Position:
+    """Facts of a state that do not depend on where its units stand, worked out once and shared.
+
+    Control, friendly areas, ports, airfields, naval range and caps read only the fields in
+    :func:`position_key`, and whether a unit may stop in an area reads those and the units already
+    there (kept under them); the states of one game share those fields for many actions in a row
+    (a deployment moves units and nothing else). Each :class:`MapGraph` keeps the positions of the
+    last few keys. A snapshot computes what is missing from its own state, whose key is the
+    position's, so every entry is a function of the key (and of what its own key names).
+    """
+
+    __slots__ = (
+        "airfields",
+        "caps",
+        "controllers",
+        "empty_stops",
+        "friendly_areas",
+        "friends",
+        "ports",
+        "ranges",
+        "sets",
+        "special",
+        "stops",
+    )
+
+    def __init__(self) -> None:
+        self.controllers: dict[str, str | None] | None = None
+        self.friends: dict[str, frozenset[str]] = {}
+        self.friendly_areas: dict[str, frozenset[str]] = {}
+        self.special: dict[tuple[str, BaseKind | None], frozenset[str]] = {}
+        self.ports: dict[str, set[str]] = {}
+        self.airfields: dict[str, frozenset[str]] = {}
+        self.ranges: dict[str, set[str]] = {}
+        self.caps: dict[tuple[str, str, bool, bool], dict[str, int]] = {}
+        self.stops: dict[StopKey, bool] = {}
+        """:func:`stop_allowed` answers (see :data:`StopKey`)."""
+        self.empty_stops: dict[tuple[str, StopKind], tuple[set[str], set[str]]] = {}
+        """For :func:`stops_in_empty`: the areas asked about so far, and those among them allowed."""
+        self.sets: dict[tuple[object, ...], frozenset[str]] = {}
+        """Callers' own sets of areas, by a key naming the set and all it depends on besides the position."""
+
 
 class Snapshot:
     """Read-only questions about one state, each answered at most once (the state must not change).
 
-    Besides its own memos it keeps two for its callers, both living as long as the snapshot:
-    :meth:`answers` (a yes/no answer per area for one named question) and :attr:`searches` (the
-    result of one named search), so that searches for many units share their work.
+    Questions about single areas are answered lazily. Questions about every area at once
+    (:meth:`controllers`, :meth:`friendly_areas`, :meth:`ports`, :meth:`airfields`,
+    :meth:`in_naval_range`, ...) are answered from the state's :class:`Position`, shared with
+    earlier snapshots of states that differ only in their units and counters; so are the caps and
+    :func:`stop_allowed` once the position is in use. For its callers the snapshot keeps
+    :attr:`searches` (the result of one named search) and :meth:`shared_sets` (sets of areas that
+    depend on the position and what their keys name), so that searches for many units, and for the
+    same units in the next states, share their work.
     """
 
     def __init__(self, module: Module, state: CataclysmState) -> None:
@@ -213,37 +305,52 @@ class Snapshot:
         self.state = state
         self.graph = graph_of(module)
         self.in_play = self.graph.in_play(state.maps)
+        self._position: Position | None = None
         self._controller: dict[str, str | None] = {}
-        self._all_controlled = False
-        self._friends: dict[str, frozenset[str]] = {}
-        self._friendly_areas: dict[str, frozenset[str]] = {}
-        self._special: dict[tuple[str, BaseKind | None], frozenset[str]] = {}
         self._friendly: dict[tuple[str, str], bool] = {}
         self._friendly_area: dict[tuple[str, str], bool] = {}
         self._war: dict[tuple[str, str], bool] = {}
         self._belligerent: dict[str, bool] = {}
         self._units: dict[str, list[Unit]] | None = None
+        self._makeup: dict[str, Makeup] = {}
         self._minors = set(state.minor_armies)
         self._port: dict[tuple[str, str], bool] = {}
         self._airfield: dict[tuple[str, str], bool] = {}
-        self._ports: dict[str, set[str]] = {}
-        self._airfields: dict[str, frozenset[str]] = {}
-        self._range: dict[str, set[str]] = {}
         self._blockers: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
-        self._answers: dict[tuple[object, ...], dict[str, bool]] = {}
+        self._fliers: list[tuple[str, str, bool, bool]] | None = None
+        """(power, area, blocks naval movement, blocks air movement) of each naval and air unit."""
         self.caps_memo: dict[tuple[str, str, bool, bool], dict[str, int]] = {}
         """Caps by (power, area, during_op, logistics), shared read-only: see :func:`caps`."""
-        self.stops: dict[tuple[str, StopKind, str, bool, bool], bool] = {}
-        """:func:`stop_allowed` by (power, kind of unit, area, during_op, target), no unit excluded."""
+        self.stops: dict[StopKey, bool] = {}
+        """:func:`stop_allowed` answers (see :data:`StopKey`); the position's once that is in use."""
         self.searches: dict[tuple[str | None, ...], frozenset[str]] = {}
         """Results of searches over the map, by a key naming the search and all it depends on."""
 
-    def answers(self, *question: object) -> dict[str, bool]:
-        """The memo of one yes/no question asked per area; ``question`` names it with all it depends on."""
-        found = self._answers.get(question)
+    def _shared(self) -> Position:
+        """The state's position, found (or made) on first use; the snapshot's caps and stops join it."""
+        found = self._position
         if found is None:
-            found = self._answers[question] = {}
+            found = self._position = self.graph.position(self.state)
+            found.caps.update(self.caps_memo)
+            self.caps_memo = found.caps
+            found.stops.update(self.stops)
+            self.stops = found.stops
+            if found.controllers is not None:
+                self._controller = found.controllers
         return found
+
+    def empty_stop_sets(self, power: str, kind: StopKind) -> tuple[set[str], set[str]]:
+        """The position's record for :func:`stops_in_empty` (to be filled in, never otherwise changed)."""
+        shared = self._shared().empty_stops
+        found = shared.get((power, kind))
+        if found is None:
+            found = shared[(power, kind)] = (set(), set())
+        return found
+
+    def shared_sets(self) -> dict[tuple[object, ...], frozenset[str]]:
+        """The position's memo of sets of areas (see :attr:`Position.sets`); keys name what the set
+        depends on besides the position's fields."""
+        return self._shared().sets
 
     # powers ------------------------------------------------------------------------------------
 
@@ -277,9 +384,10 @@ class Snapshot:
 
     def friends(self, power: str) -> frozenset[str]:
         """The module's powers friendly to ``power`` (:meth:`friendly`), the power itself included."""
-        found = self._friends.get(power)
+        shared = self._shared().friends
+        found = shared.get(power)
         if found is None:
-            found = self._friends[power] = frozenset(
+            found = shared[power] = frozenset(
                 other for other in self.module.powers if self.friendly(power, other)
             )
         return found
@@ -294,8 +402,13 @@ class Snapshot:
         return self._control(area_id)
 
     def controllers(self) -> dict[str, str | None]:
-        """The controller of every land and mixed area, all at once (a shared dict: do not change it)."""
-        if not self._all_controlled:
+        """The controller of every land and mixed area, all at once (a shared dict: do not change it).
+
+        Sea areas asked about one at a time (:meth:`controller`) may be in it too, as None.
+        """
+        shared = self._shared()
+        found = shared.controllers
+        if found is None:
             powers = self.state.powers
             active = frozenset(power for power, line in powers.items() if line.active)
             found = dict(self.graph.uncontested(active))
@@ -303,9 +416,8 @@ class Snapshot:
                 if cubes and area_id in found:
                     found[area_id] = self._control(area_id)
             found.update(self._controller)
-            self._controller = found
-            self._all_controlled = True
-        return self._controller
+            shared.controllers = self._controller = found
+        return found
 
     def _control(self, area_id: str) -> str | None:
         powers = self.state.powers
@@ -325,11 +437,12 @@ class Snapshot:
 
     def friendly_areas(self, power: str) -> frozenset[str]:
         """Every area for which :meth:`friendly_area` holds, all at once."""
-        found = self._friendly_areas.get(power)
+        shared = self._shared().friendly_areas
+        found = shared.get(power)
         if found is None:
             friends = self.friends(power)
             chinese = self.state.chinese_armies
-            found = self._friendly_areas[power] = frozenset(
+            found = shared[power] = frozenset(
                 area_id
                 for area_id, holder in self.controllers().items()
                 if holder in friends and area_id not in chinese
@@ -338,9 +451,10 @@ class Snapshot:
 
     def friendly_area(self, power: str, area_id: str) -> bool:
         """A land or mixed area held by the power or a friendly one; never a Chinese-army country."""
-        bulk = self._friendly_areas.get(power)
-        if bulk is not None:
-            return area_id in bulk
+        if self._position is not None:
+            bulk = self._position.friendly_areas.get(power)
+            if bulk is not None:
+                return area_id in bulk
         key = (power, area_id)
         found = self._friendly_area.get(key)
         if found is None:
@@ -358,26 +472,44 @@ class Snapshot:
 
     def units_in(self, area_id: str) -> list[Unit]:
         """The units standing in the area (the snapshot's own list: do not change it)."""
+        return self.occupied().get(area_id, [])
+
+    def occupied(self) -> dict[str, list[Unit]]:
+        """The units standing in each area holding any (the snapshot's own dict: do not change it)."""
         if self._units is None:
             self._units = {}
             for unit in self.state.units:
                 self._units.setdefault(unit.area, []).append(unit)
-        return self._units.get(area_id, [])
+        return self._units
+
+    def makeup(self, area_id: str) -> Makeup:
+        """The (power, type) of each unit standing in the area."""
+        found = self._makeup.get(area_id)
+        if found is None:
+            found = self._makeup[area_id] = tuple([(u.power, u.type) for u in self.units_in(area_id)])
+        return found
 
     def blockers(self, power: str) -> tuple[frozenset[str], frozenset[str]]:
         """Areas holding an enemy naval unit or strategic air force, and areas holding an enemy air unit."""
         found = self._blockers.get(power)
         if found is None:
-            classes = self.graph.unit_class
+            if self._fliers is None:
+                classes = self.graph.unit_class
+                self._fliers = []
+                for unit in self.state.units:
+                    unit_class = classes[unit.type]
+                    if unit_class in ("naval", "air"):
+                        blocks_naval = unit_class == "naval" or unit.type == STRATEGIC_AIR
+                        self._fliers.append((unit.power, unit.area, blocks_naval, unit_class == "air"))
+            enemies = {other for other, _, _, _ in self._fliers if self.enemy(power, other)}
             naval: set[str] = set()
             air: set[str] = set()
-            for unit in self.state.units:
-                unit_class = classes[unit.type]
-                if unit_class in ("naval", "air") and self.enemy(power, unit.power):
-                    if unit_class == "naval" or unit.type == STRATEGIC_AIR:
-                        naval.add(unit.area)
-                    if unit_class == "air":
-                        air.add(unit.area)
+            for other, area_id, blocks_naval, blocks_air in self._fliers:
+                if other in enemies:
+                    if blocks_naval:
+                        naval.add(area_id)
+                    if blocks_air:
+                        air.add(area_id)
             found = self._blockers[power] = (frozenset(naval), frozenset(air))
         return found
 
@@ -403,9 +535,10 @@ class Snapshot:
     def friendly_special_bases(self, power: str, kind: BaseKind | None = None) -> frozenset[str]:
         """Every area for which :meth:`friendly_special_base` holds, all at once."""
         key = (power, kind)
-        found = self._special.get(key)
+        shared = self._shared().special
+        found = shared.get(key)
         if found is None:
-            found = self._special[key] = frozenset(
+            found = shared[key] = frozenset(
                 area_id
                 for area_id in self.graph.special_base
                 if self.friendly_special_base(power, area_id, kind)
@@ -414,9 +547,10 @@ class Snapshot:
 
     def is_port(self, power: str, area_id: str) -> bool:
         """A friendly port area (LR 2.2.2, 2.3.3): a friendly coastal area or a friendly naval base."""
-        bulk = self._ports.get(power)
-        if bulk is not None:
-            return area_id in bulk
+        if self._position is not None:
+            bulk = self._position.ports.get(power)
+            if bulk is not None:
+                return area_id in bulk
         key = (power, area_id)
         found = self._port.get(key)
         if found is None:
@@ -439,9 +573,10 @@ class Snapshot:
 
     def is_airfield(self, power: str, area_id: str) -> bool:
         """A friendly airfield area (LR 2.2.2): friendly land, or a friendly base of either kind."""
-        bulk = self._airfields.get(power)
-        if bulk is not None:
-            return area_id in bulk
+        if self._position is not None:
+            bulk = self._position.airfields.get(power)
+            if bulk is not None:
+                return area_id in bulk
         key = (power, area_id)
         found = self._airfield.get(key)
         if found is None:
@@ -457,28 +592,36 @@ class Snapshot:
 
     def ports(self, power: str) -> set[str]:
         """Every area for which :meth:`is_port` holds (a shared set: do not change it)."""
-        found = self._ports.get(power)
+        shared = self._shared().ports
+        found = shared.get(power)
         if found is None:
             graph = self.graph
             land = self.friendly_areas(power) | self.friendly_special_bases(power, BaseKind.NAVAL)
             found = set(land & graph.coastal_land & self.in_play)
             found.update(a for a in graph.sea_bases if a in self.in_play and self._is_port(power, a))
-            self._ports[power] = found
+            shared[power] = found
         return found
 
     def airfields(self, power: str) -> frozenset[str]:
         """Every area for which :meth:`is_airfield` holds."""
-        found = self._airfields.get(power)
+        shared = self._shared().airfields
+        found = shared.get(power)
         if found is None:
             graph = self.graph
             land = self.friendly_areas(power) | (self.friendly_special_bases(power) - graph.sea)
             seas = (a for a in graph.sea_bases if a in self.in_play and self._is_airfield(power, a))
-            found = self._airfields[power] = (land & self.in_play).union(seas)
+            found = shared[power] = (land & self.in_play).union(seas)
         return found
 
     def delay_areas(self) -> frozenset[str]:
         """Every area where :meth:`delay_stops` holds."""
-        return frozenset(a for a in self.graph.delay_box if not delay_box_ignored(self.state, a))
+        shared = self._shared().sets
+        found = shared.get(("delay",))
+        if found is None:
+            found = shared[("delay",)] = frozenset(
+                a for a in self.graph.delay_box if not delay_box_ignored(self.state, a)
+            )
+        return found
 
     def naval_transit(self, power: str, area_id: str) -> bool:
         """Whether naval range may be traced through the area (world.Module.naval_transit)."""
@@ -491,7 +634,8 @@ class Snapshot:
 
         A shared set: do not change it.
         """
-        found = self._range.get(power)
+        shared = self._shared().ranges
+        found = shared.get(power)
         if found is not None:
             return found
         ports = self.ports(power)
@@ -507,7 +651,7 @@ class Snapshot:
                         found.add(target)
                         following.append(target)
             frontier = following
-        self._range[power] = found
+        shared[power] = found
         return found
 
     def delay_stops(self, area_id: str) -> bool:
@@ -638,7 +782,7 @@ def tally(module: Module, types: Iterable[str], minors: int = 0, chinese: int = 
 
 
 def _count(graph: MapGraph, types: Iterable[str], minors: int, chinese: int) -> dict[str, int]:
-    """:func:`tally` as a plain dict holding only the keys counted at least once."""
+    """:func:`tally` as a plain dict, with the same keys."""
     counted = graph.counted
     count: dict[str, int] = {}
     for unit_type in types:
@@ -669,20 +813,44 @@ def stop_allowed(
 ) -> bool:
     """The body of :func:`may_stop` on a :class:`Snapshot`; ``excluded`` are unit ids not counted.
 
-    The answer is remembered by the snapshot unless an excluded unit stands in the area.
+    The answer depends on the position and on the (power, type) of the units counted, so it is
+    remembered under those (:data:`StopKey`) by the snapshot, and by its :class:`Position` once that
+    is in use.
     """
-    here = snap.units_in(area_id)
-    if here and excluded:
+    occupied = snap._units if snap._units is not None else snap.occupied()
+    here = occupied.get(area_id)
+    makeup: Makeup | None = None
+    if here is None:
+        here, makeup = [], ()
+    elif excluded:
         skip = excluded if isinstance(excluded, (set, frozenset)) else set(excluded)
         if any(u.id in skip for u in here):
-            present = [u for u in here if u.id not in skip]
-            return _stop_allowed(snap, power, unit_type, area_id, present, during_op=during_op, target=target)
-    key = (power, snap.graph.stop_kind[unit_type], area_id, during_op, target)
-    found = snap.stops.get(key)
+            here = [u for u in here if u.id not in skip]
+            makeup = tuple([(u.power, u.type) for u in here])
+    if makeup is None:
+        makeup = snap.makeup(area_id)
+    key = (power, snap.graph.stop_kind[unit_type], area_id, during_op, target, makeup)
+    memo = snap.stops
+    found = memo.get(key)
     if found is None:
-        found = snap.stops[key] = _stop_allowed(
+        found = memo[key] = _stop_allowed(
             snap, power, unit_type, area_id, here, during_op=during_op, target=target
         )
+    return found
+
+
+def stops_in_empty(snap: Snapshot, power: str, unit_type: str, areas: frozenset[str]) -> set[str]:
+    """The areas among ``areas`` that hold no unit and where :func:`stop_allowed` holds (no target,
+    not during an operation), found with set operations from answers kept by the snapshot's
+    :class:`Position`."""
+    occupied = snap.occupied().keys()
+    known, allowed = snap.empty_stop_sets(power, snap.graph.stop_kind[unit_type])
+    for area_id in areas - known - occupied:
+        known.add(area_id)
+        if stop_allowed(snap, power, unit_type, area_id):
+            allowed.add(area_id)
+    found = allowed & areas
+    found -= occupied
     return found
 
 
@@ -817,12 +985,15 @@ __all__ = [
     "KEYS",
     "UNLIMITED",
     "MapGraph",
+    "Position",
     "Snapshot",
     "caps",
     "graph_of",
     "limits",
     "may_stop",
+    "position_key",
     "stop_allowed",
+    "stops_in_empty",
     "tally",
     "violations",
 ]

@@ -20,10 +20,85 @@ from grandstrategy.cataclysm.rules.control import (
     friendly_powers,
     production_sites,
 )
+from grandstrategy.cataclysm.rules.occupation import graph_of
 from grandstrategy.cataclysm.rules.special import delay_box_ignored, ignores_restricted
 from grandstrategy.cataclysm.state import CataclysmState
 
 _BLOCKING_AT_SEA = {"surface-fleet", "carrier-fleet", "submarine-pack", "strategic-air"}
+
+
+class _Map:
+    """The map facts LOCs need, worked out once per module."""
+
+    def __init__(self, module: Module) -> None:
+        self.module = module
+        areas = module.areas.values()
+        self.ports: list[tuple[str, str, tuple[str, ...] | None]] = []
+        """(area, map, keys of its naval bases) of each sea area with a naval base, and (area, map,
+        None) of each coastal land or mixed area: the only areas that can be ports."""
+        for area in areas:
+            if area.type is AreaType.SEA:
+                keys = tuple(
+                    f"{area.id}#{i}" for i, base in enumerate(area.bases) if base.kind is BaseKind.NAVAL
+                )
+                if keys:
+                    self.ports.append((area.id, area.map.value, keys))
+            elif area.coastal:
+                self.ports.append((area.id, area.map.value, None))
+        self.sea = frozenset(area.id for area in areas if area.type is AreaType.SEA)
+        self.edges: dict[str, tuple[str, ...]] = {
+            area.id: tuple(edge.target for edge in module.neighbors(area.id) if edge.kind != "air")
+            for area in areas
+        }
+        """Connections an LOC may use (every kind but air-only arrows), in file order."""
+        self.delay_box = frozenset(area.id for area in areas if area.delay_box)
+        self.restricted = frozenset(
+            area.id for area in areas if area.type is AreaType.LAND and area.restricted
+        )
+        self._near: dict[str, frozenset[str]] = {}
+        self._in_play: dict[frozenset[str], frozenset[str]] = {}
+
+    def near(self, port: str) -> frozenset[str]:
+        """Sea areas within two areas of the port by naval movement (the port too, if a sea area)."""
+        found = self._near.get(port)
+        if found is None:
+            module = self.module
+            seas = {a for a in module.naval_reach(port, 2) if a in self.sea}
+            if port in self.sea:
+                seas.add(port)
+            found = self._near[port] = frozenset(seas)
+        return found
+
+    def in_play(self, maps: Iterable[str]) -> frozenset[str]:
+        key = frozenset(maps)
+        found = self._in_play.get(key)
+        if found is None:
+            found = self._in_play[key] = frozenset(self.module.in_play_ids(key))
+        return found
+
+
+_MAPS: dict[int, _Map] = {}
+
+
+def _map_of(module: Module) -> _Map:
+    found = _MAPS.get(id(module))
+    if found is None or found.module is not module:
+        found = _MAPS[id(module)] = _Map(module)
+    return found
+
+
+class _Friendly:
+    """Whether a power's areas, units and bases are friendly to any of ``powers`` (LR 6.1.2), remembered."""
+
+    def __init__(self, module: Module, state: CataclysmState, powers: set[str]) -> None:
+        self.module, self.state, self.powers = module, state, powers
+        self.known: dict[str, bool] = {}
+
+    def __call__(self, other: str) -> bool:
+        found = self.known.get(other)
+        if found is None:
+            found = self.known[other] = _friendly_to_any(self.module, self.state, self.powers, other)
+        return found
 
 
 def friendly_ports(module: Module, state: CataclysmState, powers: Iterable[str]) -> set[str]:
@@ -31,24 +106,24 @@ def friendly_ports(module: Module, state: CataclysmState, powers: Iterable[str])
 
     Coastal areas that they (or belligerent allies) control, and seas holding their naval bases.
     """
-    wanted = set(powers)
+    return _friendly_ports(module, state, _Friendly(module, state, set(powers)))
+
+
+def _friendly_ports(module: Module, state: CataclysmState, friendly: _Friendly) -> set[str]:
+    maps, owners = state.maps, state.base_owners
     ports: set[str] = set()
-    for area in module.areas.values():
-        if area.map.value not in state.maps:
+    for area_id, map_id, naval_bases in _map_of(module).ports:
+        if map_id not in maps:
             continue
-        if area.type is AreaType.SEA:
-            for index, base in enumerate(area.bases):
-                owner = state.base_owners.get(f"{area.id}#{index}")
-                if (
-                    base.kind is BaseKind.NAVAL
-                    and owner is not None
-                    and _friendly_to_any(module, state, wanted, owner)
-                ):
-                    ports.add(area.id)
-        elif area.coastal:
-            holder = controller(module, state, area.id)
-            if holder is not None and _friendly_to_any(module, state, wanted, holder):
-                ports.add(area.id)
+        if naval_bases is not None:
+            for key in naval_bases:
+                owner = owners.get(key)
+                if owner is not None and friendly(owner):
+                    ports.add(area_id)
+        else:
+            holder = controller(module, state, area_id)
+            if holder is not None and friendly(holder):
+                ports.add(area_id)
     return ports
 
 
@@ -58,9 +133,10 @@ def _friendly_to_any(module: Module, state: CataclysmState, powers: set[str], ot
 
 def _seas_near(module: Module, ports: set[str]) -> set[str]:
     """Sea areas within two areas of a port (a sea with a base counts itself)."""
-    near = {port for port in ports if module.is_sea(port)}
+    facts = _map_of(module)
+    near: set[str] = set()
     for port in ports:
-        near.update(a for a, _ in module.naval_reach(port, 2).items() if module.is_sea(a))
+        near |= facts.near(port)
     return near
 
 
@@ -77,51 +153,82 @@ def loc_reach(
     ``also_friendly`` names other powers whose areas and ports count as friendly for this trace
     (LR 4.4.1: a US transfer treats the ports of both powers as friendly). One search answers for
     every target, so callers checking many areas compute it once.
+
+    Besides the start areas and the units that block or help, the search reads only fields of the
+    state's :class:`~grandstrategy.cataclysm.rules.occupation.Position`, so it is remembered there.
     """
     starts = list(sources) if sources is not None else production_sites(module, state, power)
-    tracers = {power, *also_friendly}
-    in_play = set(module.in_play_ids(state.maps))
+    facts = _map_of(module)
+    tracers = frozenset({power, *also_friendly})
+    friendly = _Friendly(module, state, set(tracers))
+    sea = facts.sea
+    at_war_with: dict[str, bool] = {}
+    enemy_seas: set[str] = set()
+    logistics: set[str] = set()
+    for unit in state.units:
+        if unit.type in _BLOCKING_AT_SEA and unit.area in sea:
+            enemy = at_war_with.get(unit.power)
+            if enemy is None:
+                enemy = at_war_with[unit.power] = at_war(state, power, unit.power)
+            if enemy:
+                enemy_seas.add(unit.area)
+        elif unit.type == "logistics" and friendly(unit.power):
+            logistics.add(unit.area)
+    remembered = graph_of(module).position(state).sets
+    key = ("loc", power, tuple(starts), tracers, frozenset(enemy_seas), frozenset(logistics))
+    found = remembered.get(key)
+    if found is None:
+        found = remembered[key] = frozenset(
+            _loc_search(module, state, power, starts, friendly, enemy_seas, logistics)
+        )
+    return set(found)
+
+
+def _loc_search(
+    module: Module,
+    state: CataclysmState,
+    power: str,
+    starts: list[str],
+    friendly: _Friendly,
+    enemy_seas: set[str],
+    logistics: set[str],
+) -> set[str]:
+    """The search of :func:`loc_reach`, given who counts as friendly and where units block or help."""
+    facts = _map_of(module)
+    sea = facts.sea
+    in_play = facts.in_play(state.maps)
     near_ports = (
-        _seas_near(module, friendly_ports(module, state, tracers)) if belligerent(state, power) else None
+        _seas_near(module, _friendly_ports(module, state, friendly)) if belligerent(state, power) else None
     )
-    enemy_seas = {
-        unit.area
-        for unit in state.units
-        if unit.type in _BLOCKING_AT_SEA and module.is_sea(unit.area) and at_war(state, power, unit.power)
-    }
-    logistics = {
-        unit.area
-        for unit in state.units
-        if unit.type == "logistics" and _friendly_to_any(module, state, tracers, unit.power)
-    }
+    chinese = state.chinese_armies
 
     def enterable(area_id: str) -> bool:
         if area_id not in in_play:
             return False
-        if module.is_sea(area_id):
+        if area_id in sea:
             return area_id not in enemy_seas and (near_ports is None or area_id in near_ports)
-        if area_id in state.chinese_armies:
+        if area_id in chinese:
             return False  # a Chinese army's country is friendly to nobody (LR 11.4.2)
         holder = controller(module, state, area_id)
-        return holder is not None and _friendly_to_any(module, state, tracers, holder)
+        return holder is not None and friendly(holder)
 
     def passable(area_id: str) -> bool:
-        area = module.area(area_id)
-        if area.delay_box and not delay_box_ignored(state, area_id):
+        if area_id in facts.delay_box and not delay_box_ignored(state, area_id):
             return False
-        if area.type is not AreaType.LAND or not area.restricted or area_id in logistics:
+        if area_id not in facts.restricted or area_id in logistics:
             return True
         return ignores_restricted(module, state, power, area_id)
 
+    origins = set(starts)
     reached = set(starts)
     queue = deque(starts)
+    edges = facts.edges
     while queue:
         here = queue.popleft()
-        if here not in starts and not passable(here):
+        if here not in origins and not passable(here):
             continue  # into or out of, but not through (LR 4.3)
-        for edge in module.neighbors(here):
-            nxt = edge.target
-            if edge.kind != "air" and nxt not in reached and enterable(nxt):
+        for nxt in edges.get(here, ()):
+            if nxt not in reached and enterable(nxt):
                 reached.add(nxt)
                 queue.append(nxt)
     return reached
