@@ -6,6 +6,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from grandstrategy.cataclysm.engine.machine import HANDLERS, Step, die_outcomes
@@ -146,8 +147,8 @@ class CataclysmGame(GameState):
 
     def chance_node(self) -> ChanceNode:
         assert self.pending is not None and self.pending["type"] == "chance"
-        outcomes = tuple((name, Fraction(p)) for name, p in self.pending["outcomes"])
-        return ChanceNode(self.pending["kind"], self.pending["label"], outcomes)
+        outcomes = tuple((name, p) for name, p in self.pending["outcomes"])
+        return _chance_node(self.pending["kind"], self.pending["label"], outcomes)
 
     def apply_chance(self, outcome: str) -> None:
         self._resume("outcome", outcome)
@@ -163,9 +164,8 @@ class CataclysmGame(GameState):
         }
 
     def clone(self) -> CataclysmGame:
-        return CataclysmGame(
-            self.module, self.state.clone(), copy.deepcopy(self.stack), copy.deepcopy(self.pending)
-        )
+        pending = _copy(self.pending) if self.pending is not None else None
+        return CataclysmGame(self.module, self.state.clone(), [_copy(step) for step in self.stack], pending)
 
     def to_json(self) -> JSONObject:
         return {
@@ -182,6 +182,21 @@ class CataclysmGame(GameState):
         if self.pending is not None:
             pending = {key: value for key, value in self.pending.items() if key not in ("then", "outcomes")}
         return {"state": data, "pending": pending}
+
+
+@lru_cache(maxsize=4096)
+def _chance_node(kind: str, label: str, outcomes: tuple[tuple[str, str], ...]) -> ChanceNode:
+    """A chance node from its JSON form; the same node recurs (every die), so it is built once."""
+    return ChanceNode(kind, label, tuple((name, Fraction(p)) for name, p in outcomes))
+
+
+def _copy(value: Any) -> Any:
+    """A copy of JSON-like data (dicts, lists, scalars): steps and requests hold nothing else."""
+    if isinstance(value, dict):
+        return {key: _copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copy(item) for item in value]
+    return value
 
 
 def _die_step(game: CataclysmGame, current: Step) -> None:
