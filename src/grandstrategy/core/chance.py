@@ -145,11 +145,12 @@ def sample_index(rng: Rng, probabilities: Sequence[Fraction]) -> int:
     The probabilities are put over their least common denominator ``D``; one integer below ``D``
     is drawn without bias and mapped through the cumulative numerators. No floating point.
     """
-    denominator = math.lcm(*(Fraction(p).denominator for p in probabilities))
+    exact = [p if isinstance(p, Fraction) else Fraction(p) for p in probabilities]
+    denominator = math.lcm(*(p.denominator for p in exact))
     r = rng.below(denominator)
     cumulative = 0
-    for index, p in enumerate(probabilities):
-        cumulative += int(p * denominator)
+    for index, p in enumerate(exact):
+        cumulative += p.numerator * (denominator // p.denominator)
         if r < cumulative:
             return index
     raise AssertionError("probabilities do not add up to 1")  # ChanceNode guarantees they do

@@ -28,6 +28,9 @@ def step(
     return register
 
 
+_DIE = tuple((str(face), Fraction(1, 6)) for face in range(1, 7))
+
+
 def die_outcomes() -> list[tuple[str, Fraction]]:
     """The six faces of a die, each 1/6."""
-    return [(str(face), Fraction(1, 6)) for face in range(1, 7)]
+    return list(_DIE)
