@@ -678,3 +678,26 @@ def test_a_third_power_joins_an_existing_alliance_alone_lr_6_1_1() -> None:
     choose(game, "united-states", "join-alliance")
     roll(game, 5)  # effectiveness 1: a 5 succeeds
     assert state.alliances["democracy"] == ["france", "united-kingdom", "united-states"]
+
+
+def test_a_captured_base_sends_away_units_that_relied_on_it_lr_7_1_2() -> None:
+    """A US fleet at sea next to the US base in the Ellice Islands must leave once Japan takes it."""
+    from grandstrategy.cataclysm.rules.occupation import may_stop
+
+    game = setup(
+        "campaign-1933",
+        [("japan", "carrier-fleet", "marshalls"), ("united-states", "surface-fleet", "samoa")],
+        [("japan", "united-states")],
+    )
+    assert may_stop(MODULE, game.state, game.state.units[1], "samoa")
+    offensive(game, "japan", 1)
+    choose(game, "japan", "base capture at Ellice Islands")
+    choose_starting(game, "japan", "activate #1 carrier-fleet")
+    settle(game)
+    while game.pending is not None and game.pending["power"] == "japan":
+        choose(game, "japan", "done" if "done" in options(game) else options(game)[0])
+    assert game.state.base_owners["ellice-islands#0"] == "japan"
+    assert game.pending is not None and game.pending["power"] == "united-states"
+    assert "to the cup" in options(game)  # retreat or go to the cup (LR 6.1.4, 7.1)
+    choose(game, "united-states", "to the cup")
+    assert "unit:united-states:surface-fleet" in game.state.cup

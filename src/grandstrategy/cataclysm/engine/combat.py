@@ -645,6 +645,7 @@ def _capture_base(game: CataclysmGame, current: Step) -> None:
     if target in state.special_bases:
         state.special_bases.remove(target)
         game.note(f"the special British base in {module.area(target).name} is removed from the game")
+    sweep(game)  # units that relied on the old owner's base must leave (LR 7.1.2)
 
 
 @step("bombing-damage")
