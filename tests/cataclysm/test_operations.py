@@ -701,3 +701,20 @@ def test_a_captured_base_sends_away_units_that_relied_on_it_lr_7_1_2() -> None:
     assert "to the cup" in options(game)  # retreat or go to the cup (LR 6.1.4, 7.1)
     choose(game, "united-states", "to the cup")
     assert "unit:united-states:surface-fleet" in game.state.cup
+
+
+def test_taking_back_a_capital_from_an_enemy_gives_two_flags_lr_5_2_4() -> None:
+    from grandstrategy.cataclysm.engine.control import change_control
+
+    game = setup("europe-1939", [], [("france", "germany")])
+    game.state.cubes["paris"] = {"germany": 2}
+    change_control(game, "paris", "france")
+    game.run()
+    reasons = []
+    while game.pending is not None and game.pending["type"] == "decide":
+        reasons.append((game.pending["power"], game.pending["prompt"]))
+        choose(game, game.pending["power"], "cup")
+    assert [r for r in reasons if r[0] == "france" and "non-friendly cube leaves Paris" in r[1]] == [
+        ("france", "place the flag gained (a non-friendly cube leaves Paris; LR 5.2.2)")
+    ] * 2
+    assert controller(MODULE, game.state, "paris") == "france" and "paris" not in game.state.cubes

@@ -6,7 +6,13 @@ from grandstrategy.cataclysm.engine.common import flag_step, stability_step
 from grandstrategy.cataclysm.engine.displacement import sweep
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.module.schema import AreaStatus, Ideology
-from grandstrategy.cataclysm.rules.control import at_war, controller, interests, victory_points
+from grandstrategy.cataclysm.rules.control import (
+    at_war,
+    controller,
+    friendly_powers,
+    interests,
+    victory_points,
+)
 
 
 def change_control(game: CataclysmGame, area_id: str, gainer: str) -> None:
@@ -29,6 +35,7 @@ def change_control(game: CataclysmGame, area_id: str, gainer: str) -> None:
         and not at_war(state, power, gainer)
         and area_id in interests(module, state, power)
     ]
+    owner_flags = _cube_removal_flags(game, area_id)
     state.cubes.pop(area_id, None)
     from grandstrategy.cataclysm.engine.civil_war import control_changed  # it imports this module
 
@@ -47,11 +54,32 @@ def change_control(game: CataclysmGame, area_id: str, gainer: str) -> None:
         state.cubes[area_id] = {gainer: 2 if area.capital else 1}
     game.note(f"{gainer} gains control of {area.name}")
     steps = [flag_step(power, f"provoked: {gainer} gains {area.name}") for power in watching]
+    steps += (
+        [flag_step(area.owner, f"a non-friendly cube leaves {area.name}")] * owner_flags if area.owner else []
+    )
     lost = before if before is not None and before != controller(module, state, area_id) else None
     if lost is not None and area.owner == lost and (area.status is AreaStatus.HOME or area.resources):
         steps += [stability_step(lost, f"loss of {area.name}")] * (2 if area.capital else 1)
     game.then(*steps)
     check_status_quo(game)
+
+
+def _cube_removal_flags(game: CataclysmGame, area_id: str) -> int:
+    """Flags the area's owner gains as non-friendly cubes leave its home area or resource colony:
+    one, two for its capital (LR 5.2.4)."""
+    state, module = game.state, game.module
+    area = module.area(area_id)
+    owner = area.owner
+    if owner is None or owner not in state.powers or not state.powers[owner].active:
+        return 0
+    if not (area.status is AreaStatus.HOME or (area.status is AreaStatus.COLONY and area.resources)):
+        return 0
+    hostile = [
+        holder
+        for holder in state.cubes.get(area_id, {})
+        if holder != owner and (holder == "neutral" or not friendly_powers(module, state, owner, holder))
+    ]
+    return (2 if area.capital else 1) if hostile else 0
 
 
 def check_status_quo(game: CataclysmGame, *, force_reason: str | None = None) -> None:
