@@ -272,22 +272,22 @@ def test_central_mediterranean_naval_range_is_the_sixteen_targets_lr_l1650(europ
     targets = {a for a in MODULE.areas if in_op_range(MODULE, europe, fleet, a)}
     names = {MODULE.area(a).name for a in targets}
     assert names == {
+        "Adriatic Sea",
         "Aegean Sea",
-        "Greece",
-        "Turkey",
+        "Albania",
         "Eastern Mediterranean",
         "Egypt",
-        "Libya",
         "French North Africa",
-        "Tyrrhenian Sea",
-        "Western Mediterranean",
-        "Provence",
+        "Greece",
+        "Libya",
         "Lombardy",
+        "Provence",
         "Rome",
         "Sicily",
-        "Adriatic Sea",
+        "Turkey",
+        "Tyrrhenian Sea",
+        "Western Mediterranean",
         "Yugoslavia",
-        "Albania",
     }
     assert targets == set(MODULE.naval_reach("central-mediterranean", 2))
     extended = {a for a in MODULE.areas if in_op_range(MODULE, europe, fleet, a, extended=True)}

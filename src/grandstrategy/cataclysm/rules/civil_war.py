@@ -201,7 +201,7 @@ def deciding_power(module: Module, state: CataclysmState, faction: str) -> str |
 
     The priorities apply in turn, each breaking the ties of the one before: most cubes in the
     countries of the faction's armies; most aid on its armies (with the Influence over China for
-    the winner of an ended war); the Soviet Union for the ChiComs or the United States for the GMD;
+    the winner of an ended war); the USSR deciding for ChiComs, the US for the GMD;
     then the highest effectiveness (decreasing order, LR 3.1). None when no power is active.
     """
     armies = faction_armies(state, faction)
