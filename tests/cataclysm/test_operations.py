@@ -718,3 +718,25 @@ def test_taking_back_a_capital_from_an_enemy_gives_two_flags_lr_5_2_4() -> None:
         ("france", "place the flag gained (a non-friendly cube leaves Paris; LR 5.2.2)")
     ] * 2
     assert controller(MODULE, game.state, "paris") == "france" and "paris" not in game.state.cubes
+
+
+def test_the_stresa_front_keeps_germany_and_italy_off_each_others_interests_lr_12_1() -> None:
+    from grandstrategy.cataclysm.engine.politics import political_options
+    from grandstrategy.cataclysm.rules.control import interests
+
+    game = bare_game("campaign-1933")
+    assert "stresa-front" in game.state.markers
+    shared = interests(MODULE, game.state, "germany") & interests(MODULE, game.state, "italy")
+    assert "austria" in shared
+    assert "diplomacy austria" not in political_options(game, "italy")
+    assert "diplomacy austria" not in political_options(game, "germany")
+    game.state.markers.remove("stresa-front")
+    assert "diplomacy austria" in political_options(game, "italy")
+
+
+def test_the_stresa_front_ends_when_germany_goes_to_war_lr_12_1() -> None:
+    from grandstrategy.cataclysm.engine.war_start import make_war
+
+    game = bare_game("campaign-1933")
+    make_war(game, [("germany", "france")])
+    assert "stresa-front" not in game.state.markers

@@ -144,6 +144,7 @@ def _alliance_result(game: CataclysmGame, current: Step) -> None:
     alliance = sorted(set(state.alliances.get(ideology, [])) | set(members))
     state.alliances[ideology] = alliance
     game.note(f"alliance: {', '.join(alliance)}")
+    after_war_change(game)  # the Stresa Front ends with some alliances (LR 12.1)
     # new allies join each other's wars (LR 6.1.3)
     pairs = enemy_pairs(state)
     for power in alliance:

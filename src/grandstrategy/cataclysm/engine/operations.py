@@ -34,6 +34,7 @@ from grandstrategy.cataclysm.rules.movement import (
     support_possible,
 )
 from grandstrategy.cataclysm.rules.occupation import may_stop
+from grandstrategy.cataclysm.rules.special import STRESA_FRONT
 from grandstrategy.cataclysm.rules.supply import loc_reach
 from grandstrategy.cataclysm.state import Unit
 
@@ -203,9 +204,18 @@ def operation_options(
         candidates.update(a for a in module.in_play_ids(state.maps))
     surprise_modes = [False, True] if may_surprise(game, power) else [False]
     opposing_units = {u.area for u in state.units if _opposing(game, power, u.power)}
+    partner = {"germany": "italy", "italy": "germany"}.get(power)
+    stresa = (
+        interests(module, state, partner)
+        if partner is not None and STRESA_FRONT in state.markers and state.powers[partner].active
+        else set()
+    )
 
     def worth_a_look(target: str) -> bool:
-        """A cheap first sieve: an opposing unit, controller or base, or a country (LR 9.1)."""
+        """A cheap first sieve: an opposing unit, controller or base, or a country (LR 9.1); never
+        an area in the Stresa partner's interests while the Front stands (LR 12.1)."""
+        if target in stresa:
+            return False
         if target in opposing_units or module.area(target).bases or is_country(module, state, target):
             return True
         holder = controller(module, state, target)

@@ -34,6 +34,7 @@ from grandstrategy.cataclysm.rules.politics import (
     provoked,
     record_result,
 )
+from grandstrategy.cataclysm.rules.special import stresa_barred
 from grandstrategy.cataclysm.rules.war import global_war_last_turn
 
 
@@ -73,6 +74,8 @@ def political_options(game: CataclysmGame, power: str) -> list[str]:
             continue
         if area_id in state.civil_wars:
             continue  # no diplomacy against a country in civil war (LR 11.0)
+        if stresa_barred(module, state, power, area_id):
+            continue  # the Stresa Front (LR 12.1)
         options.append(f"diplomacy {area_id}")
     return options
 

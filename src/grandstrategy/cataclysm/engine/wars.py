@@ -24,6 +24,13 @@ def after_war_change(game: CataclysmGame) -> None:
     democracies = [p for p in state.powers if module.powers[p].ideology is Ideology.DEMOCRACY]
     if "status-quo" in state.markers and any(belligerent(state, p) for p in democracies):
         check_status_quo(game, force_reason="a Democracy is at war")
+    if "stresa-front" in state.markers:  # LR 12.1
+        fascist_pact = {"germany", "italy"} <= set(state.alliances.get(Ideology.FASCISM.value, []))
+        entente = {"france", "united-kingdom"} <= set(state.alliances.get(Ideology.DEMOCRACY.value, []))
+        at_war_now = belligerent(state, "germany") or belligerent(state, "italy")
+        if fascist_pact or entente or at_war_now:
+            state.markers.remove("stresa-front")
+            game.note("the Stresa Front is removed from the game (LR 12.1)")
     if "rhineland" in state.markers and belligerent(state, "germany"):  # flips, without provocation
         state.markers.remove("rhineland")
         game.note("Germany at war: the Rhineland marker flips to the Ruhr limited resource")

@@ -10,6 +10,21 @@ TSR_IN_PLAY = "trans-siberian-railroad-in-play"
 LEND_LEASE_IN_PLAY = "lend-lease-in-play"
 
 
+STRESA_FRONT = "stresa-front"
+
+
+def stresa_barred(module: Module, state: CataclysmState, power: str, area_id: str) -> bool:
+    """Whether the Stresa Front forbids ``power`` an operation or diplomacy against the area: while
+    the marker is in play, Germany and Italy may not act against an area in the other's interests
+    (LR 12.1)."""
+    if STRESA_FRONT not in state.markers or power not in ("germany", "italy"):
+        return False
+    from grandstrategy.cataclysm.rules.control import interests  # control imports this module
+
+    other = "italy" if power == "germany" else "germany"
+    return other in state.powers and state.powers[other].active and area_id in interests(module, state, other)
+
+
 def denied_areas(state: CataclysmState, power: str) -> set[str]:
     """Areas whose resources the power may not use: the demilitarized Ruhr for Germany (LR 12.1.1)."""
     if power == "germany" and "rhineland" in state.markers:
