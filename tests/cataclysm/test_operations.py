@@ -740,3 +740,23 @@ def test_the_stresa_front_ends_when_germany_goes_to_war_lr_12_1() -> None:
     game = bare_game("campaign-1933")
     make_war(game, [("germany", "france")])
     assert "stresa-front" not in game.state.markers
+
+
+def test_a_logistics_unit_stays_while_it_holds_up_the_occupation_limit_lr_8_4_1() -> None:
+    game = setup(
+        "europe-1939",
+        [
+            ("france", "infantry-army", "french-north-africa"),
+            ("france", "infantry-army", "french-north-africa"),
+            ("france", "logistics", "french-north-africa"),
+        ],
+        [],
+    )
+    assert MODULE.area("french-north-africa").restricted
+    game.state.powers["france"].force_pool["logistics"] = 0  # the one logistics counter is on the map
+    game.push("deploy", power="france", units=None, moved=[], offensive=False)
+    game.run()
+    assert not any(o.startswith("withdraw #3 logistics") for o in options(game))
+    choose_starting(game, "france", "move #1 infantry-army")
+    choose(game, "france", options(game)[0])
+    assert any(o.startswith("withdraw #3 logistics") for o in options(game))

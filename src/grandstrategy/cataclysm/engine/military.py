@@ -17,6 +17,7 @@ from grandstrategy.cataclysm.engine.special import flip_rhineland
 from grandstrategy.cataclysm.rules.control import belligerent
 from grandstrategy.cataclysm.rules.economy import build_cost
 from grandstrategy.cataclysm.rules.movement import deployment_destinations, deployment_map, may_withdraw
+from grandstrategy.cataclysm.rules.occupation import violations
 from grandstrategy.cataclysm.rules.special import denied_areas
 from grandstrategy.cataclysm.state import Unit
 
@@ -127,9 +128,8 @@ def _movers(game: CataclysmGame, power: str, units: list[int] | None) -> list[Un
 
 
 def _deployable(game: CataclysmGame, power: str, units: list[int] | None) -> bool:
-    module, state = game.module, game.state
     movers = _movers(game, power, units)
-    if any(may_withdraw(module, state, unit) for unit in movers):
+    if any(_may_withdraw(game, unit) for unit in movers):
         return True
     return bool(_destinations(game, movers, first_only=True))
 
@@ -157,6 +157,18 @@ def _destinations(
 MOVES_PER_UNIT = 2  # see docs/decisions.md: a unit moves at most twice in one deployment
 
 
+def _may_withdraw(game: CataclysmGame, unit: Unit) -> bool:
+    """A fortress or logistics unit may go back to the cup (LR 8.4.1) unless that leaves its area
+    over the occupation limits, as a logistics unit's departure can (see docs/decisions.md)."""
+    if not may_withdraw(game.module, game.state, unit):
+        return False
+    if unit.type != "logistics":
+        return True
+    trial = game.state.clone()
+    trial.units = [u for u in trial.units if u.id != unit.id]
+    return not any(line.startswith(f"{unit.area}:") for line in violations(game.module, trial))
+
+
 def deploy(game: CataclysmGame, power: str, units: list[int] | None, *, offensive: bool = False) -> None:
     """Run a deployment action next: of ``units`` (ids), or of all the power's units when None."""
     game.push("deploy", power=power, units=units, moved=[], offensive=offensive)
@@ -173,7 +185,6 @@ def _deploy(game: CataclysmGame, current: Step) -> None:
     power = current["power"]
     if not game.state.powers[power].active:
         return
-    module, state = game.module, game.state
     options = ["done"]
     counts = current.get("counts", {})
     movers = [u for u in _movers(game, power, current["units"]) if counts.get(str(u.id), 0) < MOVES_PER_UNIT]
@@ -181,7 +192,7 @@ def _deploy(game: CataclysmGame, current: Step) -> None:
     for unit in movers:
         if unit.id in can_move:
             options.append(f"move {unit_label(game, unit)}")
-        if may_withdraw(module, state, unit):
+        if _may_withdraw(game, unit):
             options.append(f"withdraw {unit_label(game, unit)}")
     if len(options) == 1:
         return
