@@ -760,3 +760,32 @@ def test_a_logistics_unit_stays_while_it_holds_up_the_occupation_limit_lr_8_4_1(
     choose_starting(game, "france", "move #1 infantry-army")
     choose(game, "france", options(game)[0])
     assert any(o.startswith("withdraw #3 logistics") for o in options(game))
+
+
+def test_a_democracy_checks_before_capturing_an_unowned_base_lr_9_4_2() -> None:
+    game = setup(
+        "europe-1939",
+        [("france", "surface-fleet", "provence"), ("germany", "infantry-army", "berlin")],
+        [("france", "germany")],
+    )
+    game.state.base_owners["central-mediterranean#0"] = None  # an unowned base
+    offensive(game, "france", 1)
+    choose(game, "france", "base capture at Central Mediterranean")
+    choose_starting(game, "france", "activate #1 surface-fleet")
+    assert game.pending is not None and "attack on Central Mediterranean" in game.pending["label"]
+    roll(game, 6)  # the check succeeds
+    while game.pending is not None and game.pending["type"] == "decide":
+        choose(game, game.pending["power"], options(game)[0])
+    assert game.state.base_owners["central-mediterranean#0"] == "france"
+
+
+def test_the_home_front_gives_a_deployment_of_all_units_lr_3_7_6() -> None:
+    game = setup(
+        "europe-1939", [("germany", "infantry-army", "berlin"), ("germany", "tank-army", "ruhr")], []
+    )
+    game.push("home-front", counter="home-front:germany")
+    game.run()
+    roll(game, 6, 1, 1)  # rearmament: a stability test, passed
+    assert game.pending is not None and "deployment" in game.pending["prompt"]
+    movable = [o for o in options(game) if o.startswith("move")]
+    assert len(movable) == 2  # every unit of the power, not one
