@@ -789,3 +789,21 @@ def test_the_home_front_gives_a_deployment_of_all_units_lr_3_7_6() -> None:
     assert game.pending is not None and "deployment" in game.pending["prompt"]
     movable = [o for o in options(game) if o.startswith("move")]
     assert len(movable) == 2  # every unit of the power, not one
+
+
+def test_a_declaration_with_no_possible_operation_is_undone_lr_6_2() -> None:
+    """If the operation a declaration of war requires has become impossible (allies left and took
+    their bases with them), the declaration and all its effects are undone (found by the soak)."""
+    from grandstrategy.cataclysm.engine.war_start import make_war
+
+    game = setup("europe-1939", [("united-kingdom", "infantry-army", "london")], [])
+    before = game.state.to_json()
+    make_war(game, [("united-kingdom", "soviet-union")])
+    game.stack.clear()
+    game.push(
+        "military-action", power="united-kingdom", left=1, deployed=[], only=["soviet-union"], undo=before
+    )
+    game.run()
+    assert options(game) == ["cancel"]
+    choose(game, "united-kingdom", "cancel")
+    assert game.state.wars == [] and "declaration of war is cancelled" in game.state.log[-1]

@@ -19,7 +19,7 @@ from grandstrategy.cataclysm.rules.economy import build_cost
 from grandstrategy.cataclysm.rules.movement import deployment_destinations, deployment_map, may_withdraw
 from grandstrategy.cataclysm.rules.occupation import violations
 from grandstrategy.cataclysm.rules.special import denied_areas
-from grandstrategy.cataclysm.state import Unit
+from grandstrategy.cataclysm.state import CataclysmState, Unit
 
 
 def military_action(
@@ -80,7 +80,7 @@ def _military_action_answer(game: CataclysmGame, current: Step) -> None:
         game.note(f"{power} forfeits {left} military action(s)")
         return
     if choice == "cancel":
-        game.stack.append({"do": "dow-cancelled", "power": power})
+        game.stack.append({"do": "dow-cancelled", "power": power, "undo": current.get("undo")})
         return
     if choice == "remilitarize rhineland":
         game.push("military-action", left=left - 1, **rest)
@@ -117,6 +117,20 @@ def _military_action_answer(game: CataclysmGame, current: Step) -> None:
         game.push("military-action", left=left - cost, **rest)
         return
     operations.declare(game, power, choice, left=left, deployed=deployed, only=current.get("only"))
+
+
+@step("dow-cancelled")
+def _dow_cancelled(game: CataclysmGame, current: Step) -> None:
+    """No operation can follow the declaration of war: it is cancelled with all its effects, and
+    the flag played for it is lost (LR 6.2). The state goes back to the moment the check succeeded."""
+    log = game.state.log
+    if current.get("undo") is not None:
+        game.state = CataclysmState.from_json(current["undo"])
+        game.state.log = log
+    game.note(
+        f"{current['power']} can make no operation against its target: "
+        "the declaration of war is cancelled (LR 6.2)"
+    )
 
 
 # ---- deployment (LR 8.4) -------------------------------------------------------------------------

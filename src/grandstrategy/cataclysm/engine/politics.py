@@ -195,9 +195,9 @@ def _political_result(game: CataclysmGame, current: Step) -> None:
         from grandstrategy.cataclysm.engine.war_start import start_war
 
         targets = target.split("+")
-        game.push(
-            "military-action", power=power, left=1, deployed=[], only=targets
-        )  # LR 6.2: then one operation
+        game.push(  # LR 6.2: then one operation; the snapshot undoes the declaration if none is possible
+            "military-action", power=power, left=1, deployed=[], only=targets, undo=game.state.to_json()
+        )
         game.then(*(flag_step(t, f"war declared by {power}") for t in targets))
         start_war(game, [power], targets, reason="declaration of war")
     elif action == "diplomacy":
