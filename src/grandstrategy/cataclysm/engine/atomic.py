@@ -139,13 +139,3 @@ def _atomic_after(game: CataclysmGame, current: Step) -> None:
     """The losses count toward the surrender threshold only for the test the bomb caused."""
     if current["marker"] in game.state.markers:
         game.state.markers.remove(current["marker"])
-
-
-def threshold_bonus(markers: list[str], power: str) -> int:
-    """+1 to the surrender threshold per A-Bomb loss, during the test the bomb caused (LR 12.2.2)."""
-    return sum(int(m.rsplit(":", 1)[1]) for m in markers if m.startswith(f"a-bomb-losses:{power}:"))
-
-
-def bombed(markers: list[str], power: str) -> bool:
-    """Whether the power's collapse or surrender comes from an A-Bomb attack."""
-    return any(m.startswith(f"a-bomb-losses:{power}:") for m in markers)

@@ -25,6 +25,7 @@ from grandstrategy.cataclysm.engine.machine import Step, die_outcomes, step
 from grandstrategy.cataclysm.module.schema import AreaStatus, Commitment, Stability
 from grandstrategy.cataclysm.rules.control import allied, at_war, controller
 from grandstrategy.cataclysm.rules.politics import surrender_threshold, surrenders
+from grandstrategy.cataclysm.rules.special import a_bomb_losses
 from grandstrategy.cataclysm.rules.war import enemy_pairs, group_wars
 
 
@@ -203,7 +204,7 @@ def _surrender_remove(game: CataclysmGame, current: Step) -> None:
                     holders.add(holder)
                     if module.powers[holder].ideology is not ideology:
                         cubes[module.powers[holder].ideology.value] += count
-    if any(m.startswith(f"a-bomb-losses:{power}:") for m in state.markers):
+    if a_bomb_losses(state, power):
         state.surrenders = [*state.surrenders, "democracy"]  # LR 12.2.2
         game.note(f"{power} surrenders to the A-Bomb; the Democracies take its Surrender marker")
     elif cubes:

@@ -7,10 +7,17 @@ a time, so a test can replay the rules' examples with their exact dice.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from math import ceil
 from typing import Any
 
-from grandstrategy.cataclysm.engine.common import flag_step, power_order, stability_step
+from grandstrategy.cataclysm.engine.common import (
+    flag_step,
+    power_order,
+    set_area,
+    stability_step,
+    unit_from_option,
+)
 from grandstrategy.cataclysm.engine.control import change_control
 from grandstrategy.cataclysm.engine.displacement import sweep
 from grandstrategy.cataclysm.engine.game import CataclysmGame
@@ -123,10 +130,8 @@ def _combat_begin(game: CataclysmGame, current: Step) -> None:
 
 
 def _spend_aid(game: CataclysmGame, op: Op) -> bool:
-    try:
-        from grandstrategy.cataclysm.engine.civil_war import spend_aid_for_attack
-    except ImportError:  # pragma: no cover - while the civil-war module is being built
-        return False
+    from grandstrategy.cataclysm.engine.civil_war import spend_aid_for_attack  # deferred: an import cycle
+
     return bool(spend_aid_for_attack(game, op["target"], op["power"]))
 
 
@@ -217,8 +222,6 @@ def _terms(game: CataclysmGame, op: Op, kind: str) -> arithmetic.Terms:
 
 
 def _with_air(side: arithmetic.Side, air: int) -> arithmetic.Side:
-    from dataclasses import replace
-
     return replace(side, air_after_superiority=air)
 
 
@@ -535,8 +538,7 @@ def _retreat_answer(game: CataclysmGame, current: Step) -> None:
 def _move(game: CataclysmGame, unit: Unit, area_id: str, verb: str) -> None:
     area = game.module.area(area_id)
     game.note(f"{unit.power}'s {unit.type} {verb} from {game.module.area(unit.area).name} to {area.name}")
-    unit.area = area_id
-    unit.coast = sorted(area.coasts)[0] if area.coasts else None
+    set_area(game, unit, area_id)
 
 
 # ---- aftermath (LR 10.9) ---------------------------------------------------------------------------
@@ -796,8 +798,7 @@ def _regroup_answer(game: CataclysmGame, current: Step) -> None:
     if current["choice"] == "done":
         game.push("regroup", op=op, side=side, classes=classes, powers=powers[1:])
         return
-    unit_id = int(current["choice"].split("#", 1)[1].split()[0])
-    unit = next(u for u in game.state.units if u.id == unit_id)
+    unit = unit_from_option(game, current["choice"])
     places = [p for p in _regroup_places(game, op, unit) if p != unit.area]
     game.ask(
         unit.power,

@@ -10,6 +10,7 @@ from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.rules.dice import check_succeeds
 from grandstrategy.cataclysm.rules.economy import build_cost
 from grandstrategy.cataclysm.rules.politics import check_dice, effectiveness, lower_stability
+from grandstrategy.cataclysm.state import Unit
 
 
 def home_front_modifier(game: CataclysmGame, power: str) -> int:
@@ -64,6 +65,19 @@ def _check_result(game: CataclysmGame, current: Step) -> None:
         f"{'success' if success else 'failure'}"
     )
     game.stack.append({**current["next"], "success": success, "dice": current["dice"]})
+
+
+def set_area(game: CataclysmGame, unit: Unit, area_id: str) -> None:
+    """Put a unit in an area; in an area with two coasts it stands on the first (LR 2.3.4)."""
+    area = game.module.area(area_id)
+    unit.area = area_id
+    unit.coast = sorted(area.coasts)[0] if area.coasts else None
+
+
+def unit_from_option(game: CataclysmGame, text: str) -> Unit:
+    """The unit an option names by its ``#id`` (``move #12 tank-army in Silesia``)."""
+    unit_id = int(text.split("#", 1)[1].split()[0])
+    return next(u for u in game.state.units if u.id == unit_id)
 
 
 def stability_step(power: str, reason: str, *, modifier: int = 0) -> Step:

@@ -6,6 +6,7 @@ from grandstrategy.cataclysm.engine import politics
 from grandstrategy.cataclysm.engine.common import (
     parse_counter,
     return_to_card,
+    set_area,
     to_reserve,
 )
 from grandstrategy.cataclysm.engine.game import CataclysmGame
@@ -160,8 +161,9 @@ def _room_for(game: CataclysmGame, power: str, area_id: str, unit_class: str) ->
 def _place_unit(game: CataclysmGame, current: Step) -> None:
     state = game.state
     area = game.module.area(current["choice"])
-    coast = sorted(area.coasts)[0] if area.coasts else None
-    state.units.append(Unit(state.next_unit_id, current["power"], current["unit_type"], area.id, coast))
+    unit = Unit(state.next_unit_id, current["power"], current["unit_type"], area.id)
+    set_area(game, unit, area.id)
+    state.units.append(unit)
     game.push(
         "deploy", power=current["power"], units=[state.next_unit_id], moved=[], offensive=False, played=True
     )  # LR 3.7.2

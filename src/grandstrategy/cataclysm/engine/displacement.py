@@ -8,6 +8,7 @@ current procedure has finished its own moves.
 
 from __future__ import annotations
 
+from grandstrategy.cataclysm.engine.common import set_area
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.rules.control import production_sites
@@ -86,8 +87,7 @@ def _sweep_answer(game: CataclysmGame, current: Step) -> None:
     assert area_id is not None
     area = game.module.area(area_id)
     game.note(f"{unit.power}'s {unit.type} leaves {game.module.area(unit.area).name} for {area.name}")
-    unit.area = area_id
-    unit.coast = sorted(area.coasts)[0] if area.coasts else None
+    set_area(game, unit, area_id)
 
 
 def _to_cup(game: CataclysmGame, unit: Unit) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from grandstrategy.cataclysm.engine import atomic, operations
-from grandstrategy.cataclysm.engine.common import build_options, take_built
+from grandstrategy.cataclysm.engine.common import build_options, set_area, take_built, unit_from_option
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.engine.special import flip_rhineland
@@ -34,10 +34,10 @@ def military_action(
 
 
 def _intervention_options(game: CataclysmGame, power: str) -> list[str]:
-    try:
-        from grandstrategy.cataclysm.engine.civil_war import intervention_options
-    except ImportError:  # pragma: no cover - the civil-war module is optional while it is built
-        return []
+    from grandstrategy.cataclysm.engine.civil_war import (
+        intervention_options,  # deferred: an import cycle
+    )
+
     return list(intervention_options(game, power))
 
 
@@ -221,8 +221,7 @@ def _deploy(game: CataclysmGame, current: Step) -> None:
 
 def unit_by_label(game: CataclysmGame, text: str) -> Unit:
     """The unit an option names by its ``#id``."""
-    unit_id = int(text.split("#", 1)[1].split()[0])
-    return next(u for u in game.state.units if u.id == unit_id)
+    return unit_from_option(game, text)
 
 
 @step("deploy-answer")
@@ -261,9 +260,7 @@ def _deploy_move(game: CataclysmGame, current: Step) -> None:
     game.note(
         f"{unit.power} moves its {unit.type} from {game.module.area(unit.area).name} to {current['choice']}"
     )
-    unit.area = area_id
-    area = game.module.area(area_id)
-    unit.coast = sorted(area.coasts)[0] if area.coasts else None
+    set_area(game, unit, area_id)
     moved = sorted({*current["moved"], unit.id})
     counts = dict(current.get("counts", {}))
     counts[str(unit.id)] = counts.get(str(unit.id), 0) + 1

@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from grandstrategy.cataclysm.engine.common import effectiveness_check, flag_step, power_order
+from grandstrategy.cataclysm.engine.common import (
+    effectiveness_check,
+    flag_step,
+    power_order,
+    set_area,
+    unit_from_option,
+)
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.engine.politics import garrisoned
@@ -275,22 +281,31 @@ def _new_op(
     }
 
 
-def declare(
-    game: CataclysmGame, power: str, choice: str, *, left: int, deployed: list[int], only: list[str] | None
-) -> None:
-    """Start the operation named by a menu option (LR 9.2 step 1)."""
+def parse_option(
+    game: CataclysmGame, power: str, choice: str, *, left: int, deployed: list[int]
+) -> dict[str, Any] | None:
+    """The operation record a menu option names (``surprise land operation against X``), or None."""
     surprise = choice.startswith("surprise ")
     text = choice.removeprefix("surprise ")
     for label, (kind, variant) in KINDS.items():
         if text.startswith(label + " "):
             target = game.module.find_area(text[len(label) + 1 :])
-            assert target is not None
-            op = _new_op(power, kind, variant, target, surprise, left, deployed)
-            op["only"] = only
-            game.note(f"{power} declares a {choice} (LR 9.2)")
-            game.push("op-activate", op=op)
-            return
-    raise RuntimeError(f"unknown military action {choice!r}")
+            if target is None:
+                return None
+            return _new_op(power, kind, variant, target, surprise, left, deployed)
+    return None
+
+
+def declare(
+    game: CataclysmGame, power: str, choice: str, *, left: int, deployed: list[int], only: list[str] | None
+) -> None:
+    """Start the operation named by a menu option (LR 9.2 step 1)."""
+    op = parse_option(game, power, choice, left=left, deployed=deployed)
+    if op is None:
+        raise RuntimeError(f"unknown military action {choice!r}")
+    op["only"] = only
+    game.note(f"{power} declares a {choice} (LR 9.2)")
+    game.push("op-activate", op=op)
 
 
 def _cost(op: dict[str, Any], unit: Unit) -> int:
@@ -352,8 +367,7 @@ def _op_activate_answer(game: CataclysmGame, current: Step) -> None:
     if current["choice"] == "done":
         game.push("op-declared", op=op)
         return
-    unit_id = int(current["choice"].split("#", 1)[1].split()[0])
-    unit = next(u for u in game.state.units if u.id == unit_id)
+    unit = unit_from_option(game, current["choice"])
     extended = current["choice"].endswith("(extended range)")
     if unit.power != op["power"]:
         game.ask(
@@ -580,9 +594,7 @@ def _op_move(game: CataclysmGame, current: Step) -> None:
             op["extended_invasion"] = True
     for unit in state.units:
         if unit.id in op["attackers"]:
-            unit.area = op["target"]
-            area = module.area(op["target"])
-            unit.coast = sorted(area.coasts)[0] if area.coasts else None
+            set_area(game, unit, op["target"])
     game.note(f"{op['power']}'s attackers move into {module.area(op['target']).name}")
     game.push("op-support", op=op, side="attacker")
     if op["target"] in state.civil_wars or op["target"] in state.chinese_aid:
@@ -662,8 +674,7 @@ def _op_support_answer(game: CataclysmGame, current: Step) -> None:
         _after_support(game, op, side)
         return
     module, state = game.module, game.state
-    unit_id = int((current.get("consent") or current["choice"]).split("#", 1)[1].split()[0])
-    unit = next(u for u in state.units if u.id == unit_id)
+    unit = unit_from_option(game, current.get("consent") or current["choice"])
     chooser = op["power"] if side == "attacker" else op["defender"] or controller(module, state, op["target"])
     if unit.power != chooser and current.get("consent") is None:
         game.ask(
@@ -686,9 +697,7 @@ def _op_support_answer(game: CataclysmGame, current: Step) -> None:
     ):  # supply is checked on commitment (LR 9.6, 10.2)
         op["limited"].append(unit.id)
         game.note(f"{unit.power}'s supporting {unit.type} is in limited supply (LR 10.2)")
-    unit.area = op["target"]
-    area = module.area(op["target"])
-    unit.coast = sorted(area.coasts)[0] if area.coasts else None
+    set_area(game, unit, op["target"])
     op["support"][side].append(unit.id)
     game.note(f"{unit.power}'s {unit.type} supports the {side}")
     game.push("op-support", op=op, side=side)

@@ -9,29 +9,15 @@ choice, not the combat itself.
 
 from __future__ import annotations
 
-from typing import Any
-
 from grandstrategy.cataclysm.engine import operations
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.odds import parse_situation, situation_odds
 from grandstrategy.cataclysm.rules.movement import support_possible
 
 
-def _parse(game: CataclysmGame, power: str, option: str) -> dict[str, Any] | None:
-    surprise = option.startswith("surprise ")
-    text = option.removeprefix("surprise ")
-    for label, (kind, variant) in operations.KINDS.items():
-        if text.startswith(label + " "):
-            target = game.module.find_area(text[len(label) + 1 :])
-            if target is None:
-                return None
-            return operations._new_op(power, kind, variant, target, surprise, 2, [])
-    return None
-
-
 def option_odds(game: CataclysmGame, power: str, option: str) -> float | None:
     """The chance that the operation named by ``option`` wins its combat, or None for other options."""
-    op = _parse(game, power, option)
+    op = operations.parse_option(game, power, option, left=2, deployed=[])
     if op is None:
         return None
     module, state = game.module, game.state

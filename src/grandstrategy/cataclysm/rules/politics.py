@@ -127,10 +127,9 @@ def surrender_threshold(module: Module, state: CataclysmState, power: str) -> in
         threshold += 1
     if state.powers[power].commitment is Commitment.EXHAUSTION:
         threshold += 1
-    for marker in state.markers:  # +1 per loss of the A-Bomb attack that caused this test (LR 12.2.2)
-        if marker.startswith(f"a-bomb-losses:{power}:"):
-            threshold += int(marker.rsplit(":", 1)[1])
-    return threshold
+    from grandstrategy.cataclysm.rules.special import a_bomb_losses
+
+    return threshold + a_bomb_losses(state, power)  # +1 per loss of the A-Bomb attack (LR 12.2.2)
 
 
 def surrenders(roll: int, threshold: int) -> bool:

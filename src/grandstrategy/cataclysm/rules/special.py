@@ -13,6 +13,13 @@ LEND_LEASE_IN_PLAY = "lend-lease-in-play"
 STRESA_FRONT = "stresa-front"
 
 
+def a_bomb_losses(state: CataclysmState, power: str) -> int:
+    """Losses of the A-Bomb attack whose stability test is under way against ``power`` (LR 12.2.2);
+    they raise its surrender threshold and give the Democracies its Surrender marker."""
+    prefix = f"a-bomb-losses:{power}:"
+    return sum(int(m.removeprefix(prefix)) for m in state.markers if m.startswith(prefix))
+
+
 def stresa_barred(module: Module, state: CataclysmState, power: str, area_id: str) -> bool:
     """Whether the Stresa Front forbids ``power`` an operation or diplomacy against the area: while
     the marker is in play, Germany and Italy may not act against an area in the other's interests
