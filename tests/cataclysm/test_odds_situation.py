@@ -6,7 +6,6 @@ import io
 import json
 import math
 import sys
-import time
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -479,7 +478,7 @@ def test_situation_and_bare_numbers_do_not_mix(cli: Cli, tmp_path: Path) -> None
     assert neither.code == 2 and "--situation" in neither.err
 
 
-def test_bare_numbers_unchanged_and_fast(cli: Cli) -> None:
+def test_bare_numbers_unchanged(cli: Cli) -> None:
     args = ("cataclysm", "odds", "--attacker-dice", "3", "--attacker-mod", "1", "--defender-dice", "2")
     data = cli(*args, "--defender-mod", "-1", "--json").json()
     assert set(data) == {
@@ -494,12 +493,6 @@ def test_bare_numbers_unchanged_and_fast(cli: Cli) -> None:
         "exact",
     }
     assert data["method"] == "exact"
-    best = math.inf
-    for _ in range(5):
-        start = time.perf_counter()
-        cli(*args, "--json")
-        best = min(best, time.perf_counter() - start)
-    assert best < 0.050
     text = cli(*args)
     assert text.code == 0 and "attacker wins" in text.out
 

