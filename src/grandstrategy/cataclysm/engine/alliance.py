@@ -14,7 +14,6 @@ from grandstrategy.cataclysm.engine.common import (
     effectiveness_check,
     flag_step,
     parse_counter,
-    return_to_card,
 )
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
@@ -108,15 +107,20 @@ def _consent_answer(game: CataclysmGame, current: Step) -> None:
 def _alliance_check(game: CataclysmGame, current: Step) -> None:
     power, partners = current["power"], current["partners"]
     state = game.state
+    il_duce = {power: current.get("extra_dice", 0)}  # an Il Duce flag adds one (LR 6.1 design note)
+    played: list[Step] = []
     for partner in partners:  # the partners' reserved flags are played with the attempt
         line = state.powers[partner]
         assert line.reserve is not None
-        return_to_card(game, line.reserve)
+        _, _, detail = parse_counter(line.reserve)
+        il_duce[partner] = 1 if detail == "il-duce" and "il-duce" in state.markers else 0  # LR 12.1.2
+        played.append({"do": "return-counter", "counter": line.reserve})  # once resolved (LR 3.7.1)
         line.reserve = None
+    game.then(*played)
     everyone = [power, *partners]
-    il_duce = current.get("extra_dice", 0)  # the proposer's Il Duce flag adds one (LR 6.1 design note)
-    dice = {p: check_dice(game.module, state, p, extra_dice=il_duce if p == power else 0) for p in everyone}
-    weakest = min(everyone, key=lambda p: (dice[p][0], -dice[p][1]))
+    dice = {p: check_dice(game.module, state, p, extra_dice=il_duce[p]) for p in everyone}
+    # the least effective power: fewest dice, then a reduction at effectiveness 1 (-1, LR 5.3)
+    weakest = min(everyone, key=lambda p: dice[p])
     bonus = min(state.powers[p].failed_actions.get("alliance", 0) for p in everyone)
     bonus += posture_penalty(game, weakest, "alliance")
     effectiveness_check(
@@ -125,7 +129,7 @@ def _alliance_check(game: CataclysmGame, current: Step) -> None:
         f"alliance of {' and '.join(everyone)}",
         "alliance-result",
         modifier=bonus,
-        extra_dice=il_duce if weakest == power else 0,
+        extra_dice=il_duce[weakest],
         members=everyone,
         joining=False,
     )
@@ -136,8 +140,8 @@ def _alliance_result(game: CataclysmGame, current: Step) -> None:
     state, module = game.state, game.module
     members, joining = current["members"], current["joining"]
     deciders = members[-1:] if joining else members
-    for power in deciders:
-        record_result(state, power, "alliance", success=current["success"])
+    for power in deciders:  # a joiner's cubes are its own (LR 6.1.1); partners share theirs (LR 5.4)
+        record_result(state, power, "alliance", success=current["success"], partners=deciders)
     if not current["success"]:
         return
     ideology = module.powers[members[0]].ideology.value

@@ -88,7 +88,9 @@ def _play_counter(game: CataclysmGame, current: Step) -> None:
     assert power is not None
     line = game.state.powers[power]
     if kind == "flag":
-        line.available_flags += 1  # the flag returns to available once used (LR 3.7.1)
+        # the flag returns to available only once its action is resolved, so the power cannot
+        # regain that same flag during the action (LR 3.7.1, 5.2, 5.2.2)
+        game.push("return-counter", counter=counter)
         il_duce = detail == "il-duce" and "il-duce" in game.state.markers  # LR 12.1.2: one more die
         politics.choose_action(game, power, extra_dice=1 if il_duce else 0)
     elif kind == "offensive":
