@@ -7,11 +7,6 @@ the outcome the rule gives.
 
 from __future__ import annotations
 
-from grandstrategy.cataclysm.engine import CataclysmGame
-from grandstrategy.cataclysm.module.schema import WarStatus
-from grandstrategy.cataclysm.rules.control import controller
-from grandstrategy.cataclysm.rules.special import LEND_LEASE_IN_PLAY
-from grandstrategy.cataclysm.state import CataclysmState
 from tests.cataclysm.test_operations import (
     bare_game,
     choose,
@@ -20,6 +15,12 @@ from tests.cataclysm.test_operations import (
     place_flags,
     roll,
 )
+
+from grandstrategy.cataclysm.engine import CataclysmGame
+from grandstrategy.cataclysm.module.schema import WarStatus
+from grandstrategy.cataclysm.rules.control import controller
+from grandstrategy.cataclysm.rules.special import LEND_LEASE_IN_PLAY
+from grandstrategy.cataclysm.state import CataclysmState
 
 
 def play_flag(game: CataclysmGame, power: str) -> None:
@@ -242,3 +243,28 @@ def test_partners_flags_return_once_the_alliance_is_resolved_lr_l779() -> None:
     while game.pending is not None and game.pending["type"] == "decide":
         choose(game, game.pending["power"], "cup")
     assert uk.available_flags == before + 1
+
+
+# ---- LR 6.1.3: a belligerent's new allies must be able to join its wars -------------------------
+
+
+def test_a_belligerent_partner_must_be_able_to_join_the_other_war_lr_l1388_l1390() -> None:
+    """LR 6.1.3 L1388-1390: France at war with Italy and the UK at war with Germany would each join
+    the other's war; France at civilian cannot, so no alliance may be attempted; at mobilization it may."""
+    from grandstrategy.cataclysm.engine.war_start import make_war
+    from grandstrategy.cataclysm.module.schema import Commitment
+
+    game = democracies_without_alliance()
+    state = game.state
+    state.powers["united-kingdom"].commitment = Commitment.MOBILIZATION
+    make_war(game, [("france", "italy"), ("united-kingdom", "germany")])
+    game.stack.clear()
+    play_flag(game, "france")
+    assert "alliance united-kingdom" not in options(game)
+    ready = democracies_without_alliance()
+    ready.state.powers["united-kingdom"].commitment = Commitment.MOBILIZATION
+    ready.state.powers["france"].commitment = Commitment.MOBILIZATION
+    make_war(ready, [("france", "italy"), ("united-kingdom", "germany")])
+    ready.stack.clear()
+    play_flag(ready, "france")
+    assert "alliance united-kingdom" in options(ready)

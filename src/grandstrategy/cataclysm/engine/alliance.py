@@ -20,7 +20,7 @@ from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.engine.posture import posture_penalty
 from grandstrategy.cataclysm.engine.wars import after_war_change
 from grandstrategy.cataclysm.module.schema import Commitment
-from grandstrategy.cataclysm.rules.control import belligerent
+from grandstrategy.cataclysm.rules.control import allied, at_war
 from grandstrategy.cataclysm.rules.politics import check_dice, provoked, record_result
 from grandstrategy.cataclysm.rules.special import LEND_LEASE_IN_PLAY
 from grandstrategy.cataclysm.rules.war import enemy_pairs, group_wars
@@ -34,11 +34,27 @@ def _may_ally(game: CataclysmGame, power: str) -> bool:
 
 
 def _war_ready(game: CataclysmGame, powers: list[str]) -> bool:
-    """A belligerent's new allies join its wars, so all must be able to go to war (LR 6.1.3, 6.2)."""
-    if not any(belligerent(game.state, p) for p in powers):
-        return True
+    """A belligerent's new allies join its wars, so each must be able to go to war (LR 6.1.3, 6.2).
+
+    Every power of the new alliance not yet at war with an enemy of another must meet the
+    requirements of a declaration of war on it: mobilization or total war, and no war on Japan
+    for the US and its allies under US-Japan Trade (LR 6.1.3, 12.2.2).
+    """
+    state = game.state
+    enemies = sorted(
+        {e for p in powers for e, line in state.powers.items() if line.active and at_war(state, p, e)}
+    )
     ready = (Commitment.MOBILIZATION, Commitment.TOTAL_WAR)
-    return all(game.state.powers[p].commitment in ready or belligerent(game.state, p) for p in powers)
+    us_side = "united-states" in powers or any(allied(game.module, state, p, "united-states") for p in powers)
+    for power in powers:
+        for enemy in enemies:
+            if enemy in powers or at_war(state, power, enemy):
+                continue
+            if state.powers[power].commitment not in ready:
+                return False
+            if enemy == "japan" and us_side and "us-japan-trade" in state.markers:
+                return False
+    return True
 
 
 def alliance_options(game: CataclysmGame, power: str) -> list[str]:
