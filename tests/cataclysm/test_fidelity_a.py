@@ -17,7 +17,7 @@ from tests.cataclysm.test_operations import (
 )
 
 from grandstrategy.cataclysm.engine import CataclysmGame
-from grandstrategy.cataclysm.module.schema import WarStatus
+from grandstrategy.cataclysm.module.schema import Commitment, WarStatus
 from grandstrategy.cataclysm.rules.control import controller
 from grandstrategy.cataclysm.rules.special import LEND_LEASE_IN_PLAY
 from grandstrategy.cataclysm.state import CataclysmState
@@ -252,7 +252,6 @@ def test_a_belligerent_partner_must_be_able_to_join_the_other_war_lr_l1388_l1390
     """LR 6.1.3 L1388-1390: France at war with Italy and the UK at war with Germany would each join
     the other's war; France at civilian cannot, so no alliance may be attempted; at mobilization it may."""
     from grandstrategy.cataclysm.engine.war_start import make_war
-    from grandstrategy.cataclysm.module.schema import Commitment
 
     game = democracies_without_alliance()
     state = game.state
@@ -268,3 +267,19 @@ def test_a_belligerent_partner_must_be_able_to_join_the_other_war_lr_l1388_l1390
     ready.stack.clear()
     play_flag(ready, "france")
     assert "alliance united-kingdom" in options(ready)
+
+
+def test_a_failed_declaration_of_war_places_a_cube_lr_l1153() -> None:
+    """LR 5.4 L1153, 6.2: a failed declaration of war places a cube, worth +1 to the next one."""
+    game = bare_game()
+    state = game.state
+    state.powers["italy"].commitment = Commitment.MOBILIZATION  # effectiveness 2
+    play_flag(game, "italy")
+    choose(game, "italy", "declare-war france")
+    roll(game, 1, 1)
+    assert state.powers["italy"].failed_actions == {"declare-war": 1}
+    play_flag(game, "italy")
+    choose(game, "italy", "declare-war france")
+    roll(game, 4, 2)  # 4 + 1 = 5
+    assert "italy declare-war france: rolls 4 2+1, success" in " ".join(state.log)
+    assert state.powers["italy"].failed_actions == {}

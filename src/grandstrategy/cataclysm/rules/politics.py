@@ -13,8 +13,8 @@ from grandstrategy.cataclysm.module.schema import AreaStatus, Commitment, Ideolo
 from grandstrategy.cataclysm.rules.control import at_war, belligerent, controller, ideology, victory_points
 from grandstrategy.cataclysm.state import CataclysmState
 
-ACTION_BOXES = ("alliance", "dow", "escalation", "maneuvers", "pressure", "propaganda", "special")
-"""Failed political action boxes: one per action type except diplomacy (LR 5.4; brief §6 #6)."""
+ACTION_BOXES = ("alliance", "declare-war", "escalation", "maneuvers", "pressure", "propaganda", "special")
+"""Failed political action boxes, named as the actions are: one per type but diplomacy (LR 5.4)."""
 
 STABILITY_TRACK = (Stability.STEADY, Stability.WAVERING, Stability.UNSTABLE)
 
