@@ -191,6 +191,18 @@ def test_a_blue_air_arrow_gives_no_interest_lr_l1063_l457() -> None:
     assert "diplomacy siam" not in options(game)
 
 
+def test_the_uk_interests_example_still_holds_without_air_arrows_lr_l1069() -> None:
+    """LR 5.1 L1069: London's blue arrows give nothing, but the UK keeps every interest of the example
+    across the North Sea and the Western Approaches."""
+    from grandstrategy.cataclysm.rules.control import interests
+
+    game = bare_game("campaign-1933")
+    game.state.alliances = {}
+    found = interests(game.module, game.state, "united-kingdom")
+    example = ["benelux", "denmark", "paris", "brittany", "norway", "ireland", "portugal", "spain"]
+    assert set(example) <= found
+
+
 # ---- LR 3.7.1 with 5.2.2: a played flag returns once its action is resolved ----------------------
 
 
