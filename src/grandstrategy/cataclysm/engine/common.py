@@ -190,7 +190,8 @@ def return_to_card(game: CataclysmGame, counter: str) -> None:
 
 @step("return-counter")
 def _return_counter(game: CataclysmGame, current: Step) -> None:
-    """A played flag goes back to its power's available box once its action is resolved (LR 3.7.1)."""
+    """A played flag or offensive goes back to its power's available box once its action(s) are
+    resolved (LR 3.7.1)."""
     return_to_card(game, current["counter"])
 
 

@@ -1,0 +1,137 @@
+"""Rules fidelity, helper a2: order of play with a reduction at one, the A-Bomb's tie, a played
+offensive during its own actions, Il Duce at a reduced one, support by units not at war, land
+operation targets (LR 3.1, 3.7.1, 5.3, 8.5, 9.1, 9.3.1, 9.5.2, 9.7, 10.2, 10.7, 12.1.2, 12.2.2).
+
+Each test sets up the situation, forces the dice and the choices through the engine, and checks
+the outcome the rule gives.
+"""
+
+from __future__ import annotations
+
+from tests.cataclysm.test_operations import (
+    bare_game,
+    choose,
+    offensive,
+    options,
+    roll,
+    settle,
+    setup,
+)
+
+from grandstrategy.cataclysm.engine import CataclysmGame
+from grandstrategy.cataclysm.module.schema import Commitment, Stability
+
+# ---- LR 12.2.2 with 9.5.2 and 10.7: the A-Bomb's tie --------------------------------------------
+
+
+def _atomic_bombing_of_tokyo(units: list[tuple[str, str, str]]) -> CataclysmGame:
+    """The US drops the A-Bomb on Tokyo; Japan is steady, so one failed test only collapses it."""
+    game = setup("campaign-1933", units, [("united-states", "japan")])
+    game.state.markers.append("a-bomb-ready")
+    game.state.powers["japan"].stability = Stability.STEADY
+    offensive(game, "united-states", 1)
+    choose(game, "united-states", "atomic bombing of Tokyo")
+    return game
+
+
+def test_an_atomic_tie_against_intrinsic_defence_damages_the_resource_lr_l2543_l1895() -> None:
+    """LR 12.2.2 (L2543) with 9.5.2 (L1895) and 10.7 (L2095): a tie gives each side one loss; the
+    bomb takes none, Tokyo has no air unit to take Japan's, so its resource is damaged, and Japan,
+    having suffered a loss, makes the one stability test."""
+    game = _atomic_bombing_of_tokyo([])
+    roll(game, 3, 1)  # the bomb: 3
+    roll(game, 3)  # Tokyo's intrinsic air defence: 3, a tie
+    assert "tokyo" in game.state.damaged
+    assert "a-bomb-losses:japan:1" in game.state.markers
+    assert game.pending is not None and game.pending["label"] == "japan stability test (A-Bomb)"
+
+
+def test_an_atomic_tie_costs_a_defending_air_unit_its_loss_lr_l2543_l2095() -> None:
+    """LR 12.2.2 (L2543) with 10.7 (L2095) and 10.8: on a tie Japan's air force in Tokyo takes the
+    defender's one loss (the resource is spared) and Japan makes its stability test."""
+    game = _atomic_bombing_of_tokyo([("japan", "tactical-air", "tokyo")])
+    roll(game, 4, 2)  # the bomb: 4
+    roll(game, 4, 1)  # two dice for the defending air unit: 4, a tie
+    assert [u for u in game.state.units if u.power == "japan"] == []  # destroyed by the loss
+    assert "tokyo" not in game.state.damaged
+    assert game.pending is not None and game.pending["label"] == "japan stability test (A-Bomb)"
+
+
+def test_an_atomic_bomb_beaten_by_the_defence_does_no_harm_lr_l2543() -> None:
+    """LR 12.2.2 (L2543) with 10.7: the bomb cannot be lost, so a lower attack harms nobody and no
+    stability test follows."""
+    game = _atomic_bombing_of_tokyo([])
+    roll(game, 2, 1)
+    roll(game, 3)
+    assert "tokyo" not in game.state.damaged
+    assert game.pending is None  # no stability test: the one military action is over
+
+
+# ---- LR 3.7.1 with 8.5: the offensive being played is not available --------------------------------
+
+
+def _leave_available(game: CataclysmGame, power: str, count: int) -> None:
+    """Put all but ``count`` of the power's available offensive markers in the cup."""
+    line = game.state.powers[power]
+    game.state.cup.extend([f"offensive:{power}"] * (line.available_offensives - count))
+    game.state.cup.sort()
+    line.available_offensives = count
+
+
+def _germany_draws_an_offensive(available: int) -> CataclysmGame:
+    """Austria in civil war next to Germany (at rearmament), which plays an offensive from the cup
+    with ``available`` other offensive markers on its card."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.civil_wars["austria"] = {"left": [], "right": []}
+    line = state.powers["germany"]
+    line.commitment = Commitment.REARMAMENT
+    _leave_available(game, "germany", available + 1)
+    line.available_offensives -= 1  # the one drawn
+    game.push("play-counter", counter="offensive:germany", source="cup")
+    game.run()
+    return game
+
+
+def test_a_last_offensive_cannot_become_its_own_aid_lr_l779_l1762() -> None:
+    """LR 3.7.1 (L779): the played offensive returns only once resolved, so with no other marker
+    available Germany cannot intervene (LR 8.5, L1762, places an offensive marker from its card);
+    the marker is back once the offensive is over."""
+    game = _germany_draws_an_offensive(0)
+    assert not any(o.startswith("intervene") for o in options(game))
+    assert game.state.powers["germany"].available_offensives == 0
+    choose(game, "germany", "forfeit")
+    assert game.pending is None
+    assert game.state.powers["germany"].available_offensives == 1
+
+
+def test_an_offensive_returns_after_an_intervention_with_another_marker_lr_l779_l1762() -> None:
+    """LR 3.7.1 (L779), 8.5 (L1762): with one other marker available Germany intervenes; the aid
+    is that marker, and the played offensive comes back when its actions are spent."""
+    game = _germany_draws_an_offensive(1)
+    choose(game, "germany", "intervene austria left")
+    settle(game)
+    assert game.state.civil_wars["austria"]["left"] == ["germany"]
+    while game.pending is not None and game.pending["power"] == "germany":
+        choose(game, "germany", "forfeit")
+    assert game.state.powers["germany"].available_offensives == 1
+
+
+def test_both_civilian_offensives_return_after_their_action_lr_l779_l921() -> None:
+    """LR 3.7.1 (L779) with 4.1: at civilian the drawn offensive and the reserved one give one
+    action together; neither is available during it, both are once it is resolved."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.civil_wars["austria"] = {"left": [], "right": []}
+    line = state.powers["germany"]
+    assert line.commitment is Commitment.CIVILIAN
+    _leave_available(game, "germany", 2)
+    line.available_offensives = 0  # one drawn, one in reserve
+    if line.reserve is not None:
+        state.cup.append(line.reserve)  # the flag it held in reserve goes back to the cup
+    line.reserve = "offensive:germany"
+    game.push("play-counter", counter="offensive:germany", source="cup")
+    game.run()
+    assert not any(o.startswith("intervene") for o in options(game))
+    choose(game, "germany", "forfeit")
+    assert line.available_offensives == 2 and line.reserve is None
