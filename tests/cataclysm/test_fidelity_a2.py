@@ -135,3 +135,32 @@ def test_both_civilian_offensives_return_after_their_action_lr_l779_l921() -> No
     assert not any(o.startswith("intervene") for o in options(game))
     choose(game, "germany", "forfeit")
     assert line.available_offensives == 2 and line.reserve is None
+
+
+# ---- LR 9.3.1 over 9.1: a land operation's target is enemy-controlled ------------------------------
+
+
+def _british_army_in_lorraine(wars: list[tuple[str, str]]) -> CataclysmGame:
+    """A German army in Ruhr next to French Lorraine, where a British army stands."""
+    game = setup(
+        "europe-1939",
+        [("germany", "infantry-army", "ruhr"), ("united-kingdom", "infantry-army", "lorraine")],
+        wars,
+    )
+    game.state.alliances = {}
+    offensive(game, "germany", 1)
+    return game
+
+
+def test_enemy_units_do_not_make_a_non_enemy_area_a_land_target_lr_l1825_l1917() -> None:
+    """LR 9.3.1 (L1825) and 9.7 (L1917) over 9.1 (L1778): Germany at war with the UK alone may not
+    make a land operation against French Lorraine, although a British army stands there."""
+    game = _british_army_in_lorraine([("germany", "united-kingdom")])
+    assert "land operation against Lorraine" not in options(game)
+    assert not any("Lorraine" in o for o in options(game) if not o.startswith("surprise"))
+
+
+def test_an_enemy_controlled_area_is_a_land_target_lr_l1825() -> None:
+    """LR 9.3.1 (L1825): at war with France too, Lorraine is enemy-controlled and a land target."""
+    game = _british_army_in_lorraine([("germany", "united-kingdom"), ("germany", "france")])
+    assert "land operation against Lorraine" in options(game)

@@ -134,7 +134,9 @@ def valid_target(
             return False
         if surprise:
             return hostile_holder or bool(units)
-        if hostile_holder or "land" in classes:
+        if hostile_holder:
+            # LR 9.3.1 narrows LR 9.1 for land operations: enemy land units in an area that no
+            # enemy controls do not make it a target (see docs/decisions.md)
             return True
         if is_country(module, state, target) and not garrisoned(game, target):
             # LR 9.7: Democracies need to be at war to attack an ungarrisoned country
