@@ -11,6 +11,7 @@ from __future__ import annotations
 from tests.cataclysm.test_operations import (
     bare_game,
     choose,
+    choose_starting,
     offensive,
     options,
     roll,
@@ -164,3 +165,88 @@ def test_an_enemy_controlled_area_is_a_land_target_lr_l1825() -> None:
     """LR 9.3.1 (L1825): at war with France too, Lorraine is enemy-controlled and a land target."""
     game = _british_army_in_lorraine([("germany", "united-kingdom"), ("germany", "france")])
     assert "land operation against Lorraine" in options(game)
+
+
+# ---- LR 10.2: support only from units at war with the other side -----------------------------------
+
+
+def _german_attack_on_lorraine(wars: list[tuple[str, str]]) -> CataclysmGame:
+    """Germany attacks French Lorraine from Ruhr; a British air force stands in allied Paris."""
+    game = setup(
+        "europe-1939",
+        [("germany", "infantry-army", "ruhr"), ("united-kingdom", "tactical-air", "paris")],
+        wars,
+    )
+    game.state.alliances = {"democracy": ["france", "united-kingdom"]}
+    offensive(game, "germany", 1)
+    choose(game, "germany", "land operation against Lorraine")
+    choose_starting(game, "germany", "activate #1 infantry-army")
+    settle(game)
+    return game
+
+
+def test_a_friendly_unit_not_at_war_with_the_attacker_never_supports_lr_l2002_l1282() -> None:
+    """LR 10.2 (L2002) with 5.6.1 (L1282): the British air force is friendly to France (a belligerent
+    ally, at war with Italy) but not at war with Germany; joining the combat would start a war
+    without a declaration or a surprise attack, so France is never offered its support."""
+    game = _german_attack_on_lorraine([("germany", "france"), ("united-kingdom", "italy")])
+    assert game.pending is not None and game.pending["type"] == "chance"  # straight to the dice
+    assert [u.area for u in game.state.units if u.power == "united-kingdom"] == ["paris"]
+
+
+def test_a_friendly_unit_at_war_with_the_attacker_may_support_lr_l2002() -> None:
+    """LR 10.2 (L2002): at war with Germany too, the same British air force is offered, and joins
+    with its owner's permission."""
+    game = _german_attack_on_lorraine([("germany", "france"), ("germany", "united-kingdom")])
+    choose_starting(game, "france", "support with #2 united-kingdom tactical-air")
+    choose(game, "united-kingdom", "allow")
+    assert [u.area for u in game.state.units if u.power == "united-kingdom"] == ["lorraine"]
+
+
+# ---- LR 3.1 with 5.3: a reduction at effectiveness one does not change the order of play ----------
+
+
+def test_a_reduction_at_one_keeps_the_power_in_its_place_lr_l673_l1145() -> None:
+    """LR 3.1 (L673) compares effectiveness; LR 5.3 (L1145) leaves a power reduced at 1 where it
+    is on the track, the -1 going to its checks' results. Reduced Italy and France, both at 1, hold
+    a flag in reserve: Italy is offered the interrupt first, the Fascist going first in a tie."""
+    game = bare_game("europe-1939")
+    state = game.state
+    for power, line in state.powers.items():
+        if line.reserve is not None:
+            state.cup.append(line.reserve)
+            line.reserve = None
+        if power in ("italy", "france"):
+            line.available_flags -= 1
+            line.reserve = f"flag:{power}"
+    state.cup.sort()
+    state.powers["italy"].effectiveness_reduced = True
+    game.push("action-window")
+    game.run()
+    assert game.pending is not None and game.pending["power"] == "italy"
+    choose(game, "italy", "pass")
+    assert game.pending is not None and game.pending["power"] == "france"
+    choose(game, "france", "interrupt")
+    assert game.pending is not None and game.pending["power"] == "italy"  # still ahead of France
+    assert game.pending["prompt"].startswith("france will interrupt")
+
+
+# ---- LR 5.3 with 12.1.2: Il Duce for Italy reduced at one -------------------------------------------
+
+
+def test_il_duce_at_a_reduced_one_rolls_two_dice_at_minus_one_lr_l1145_l1147_l2445() -> None:
+    """LR 5.3 (L1145, L1147) and 12.1.2 (L2445): Italy at effectiveness 1, reduced, plays Il Duce:
+    the flag adds a die and the reduction keeps its -1, so two dice less one; 5 and 1 fail."""
+    game = bare_game("europe-1939")
+    state = game.state
+    line = state.powers["italy"]
+    assert "il-duce" in state.markers
+    line.effectiveness_reduced = True
+    line.available_flags -= 1  # the Il Duce flag, drawn from the cup
+    game.push("play-counter", counter="flag:italy:il-duce", source="cup")
+    game.run()
+    choose(game, "italy", "escalation")
+    assert game.pending is not None and game.pending["type"] == "chance"
+    roll(game, 5, 1)  # two dice: 5, less one for the reduction
+    assert game.pending is None or game.pending["type"] != "chance"
+    assert "rolls 5 1-1, failure" in " ".join(state.log[-3:])
