@@ -132,6 +132,10 @@ def valid_target(
     if kind == "land":
         if area.type is AreaType.SEA:
             return False
+        if surprise and not hostile_holder:
+            # LR 9.3.1 with 9.8: the surprised power must control the area; its units alone do not
+            # make an area it does not control a land target (see docs/decisions.md)
+            return False
         if surprise:
             return hostile_holder or bool(units)
         if hostile_holder:
@@ -167,6 +171,8 @@ def activatable(game: CataclysmGame, op: dict[str, Any], unit: Unit) -> str | No
         allied(module, state, power, unit.power) and friendly_powers(module, state, power, unit.power)
     ):
         return None  # a belligerent ally's units may join, with its permission (LR 9.1)
+    if unit.power != power and not all(at_war(state, unit.power, p) for p in _powers_to_fight(game, op)):
+        return None  # an ally attacks only powers it is already at war with (LR 9.1, 5.6.1, 9.8)
     if unit.area == target:
         return None
     if kind == "land":
@@ -194,6 +200,21 @@ def activatable(game: CataclysmGame, op: dict[str, Any], unit: Unit) -> str | No
     if in_op_range(module, state, unit, target, extended=True):
         return "extended range"
     return None
+
+
+def _powers_to_fight(game: CataclysmGame, op: dict[str, Any]) -> set[str]:
+    """The powers whose units the operation's attackers would fight, as known at activation.
+
+    An operation makes war only for its primary attacker and defender (LR 9.2 step 4, 9.8; an
+    ally is drawn in by LR 6.1.3), so an ally's unit joins the attack only if its owner is at war
+    with each of them (LR 5.6.1), as on the defender's side (LR 10.2).
+    """
+    if op["defender"] is not None:
+        found = {op["defender"]}
+    else:
+        found = {p for p in primary_defender_candidates(game, op) if p is not None}
+    found.update(u.power for u in _hostile_units(game, op["power"], op["target"], surprise=op["surprise"]))
+    return found
 
 
 def operation_options(
@@ -615,6 +636,13 @@ def support_candidates(game: CataclysmGame, op: dict[str, Any], side: str) -> li
         decider = op["defender"] if op["defender"] is not None else controller(module, state, target)
     if decider is None or decider not in state.powers:
         return []
+    defending_powers: set[str] = set()
+    if side == "attacker":
+        defending_powers = {
+            u.power for u in state.units if u.area == target and side_of(game, op, u) == "defender"
+        }
+        if op["defender"] is not None:
+            defending_powers.add(op["defender"])
     found = []
     for unit in state.units:
         if (
@@ -631,9 +659,10 @@ def support_candidates(game: CataclysmGame, op: dict[str, Any], side: str) -> li
                 or (
                     allied(module, state, power, unit.power)
                     and friendly_powers(module, state, power, unit.power)
+                    and all(at_war(state, unit.power, p) for p in defending_powers)
                 )
             ):
-                continue
+                continue  # an ally supports only against powers it is at war with (LR 10.2, 5.6.1)
         else:
             if not friendly_powers(module, state, decider, unit.power) or not at_war(
                 state, power, unit.power
