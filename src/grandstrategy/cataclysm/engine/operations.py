@@ -636,13 +636,6 @@ def support_candidates(game: CataclysmGame, op: dict[str, Any], side: str) -> li
         decider = op["defender"] if op["defender"] is not None else controller(module, state, target)
     if decider is None or decider not in state.powers:
         return []
-    defending_powers: set[str] = set()
-    if side == "attacker":
-        defending_powers = {
-            u.power for u in state.units if u.area == target and side_of(game, op, u) == "defender"
-        }
-        if op["defender"] is not None:
-            defending_powers.add(op["defender"])
     found = []
     for unit in state.units:
         if (
@@ -659,10 +652,10 @@ def support_candidates(game: CataclysmGame, op: dict[str, Any], side: str) -> li
                 or (
                     allied(module, state, power, unit.power)
                     and friendly_powers(module, state, power, unit.power)
-                    and all(at_war(state, unit.power, p) for p in defending_powers)
+                    and _at_war_with_defenders(game, op, unit.power)
                 )
             ):
-                continue  # an ally supports only against powers it is at war with (LR 10.2, 5.6.1)
+                continue
         else:
             if not friendly_powers(module, state, decider, unit.power) or not at_war(
                 state, power, unit.power
@@ -676,6 +669,17 @@ def support_candidates(game: CataclysmGame, op: dict[str, Any], side: str) -> li
             continue
         found.append(unit)
     return found
+
+
+def _at_war_with_defenders(game: CataclysmGame, op: dict[str, Any], ally: str) -> bool:
+    """Whether an ally of the primary attacker is at war with the primary defender and every power
+    defending in the target: only then may it support the attack (LR 10.2 with 5.6.1), as a
+    defender's supporter must be at war with the attacker."""
+    state = game.state
+    powers = {u.power for u in state.units if u.area == op["target"] and side_of(game, op, u) == "defender"}
+    if op["defender"] is not None:
+        powers.add(op["defender"])
+    return all(at_war(state, ally, p) for p in powers)
 
 
 @step("op-support")
