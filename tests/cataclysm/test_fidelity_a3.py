@@ -13,6 +13,7 @@ from tests.cataclysm.test_operations import (
     choose_starting,
     offensive,
     options,
+    roll,
     settle,
     setup,
 )
@@ -125,3 +126,277 @@ def test_enemy_held_area_is_no_surprise_land_target_for_a_third_power_lr_l1825_l
     offensive(game, "germany", 1)
     assert "land operation against Lorraine" in options(game)
     assert "surprise land operation against Lorraine" not in options(game)
+
+
+# ---- LR 9.8 with 9.2 step 4: a surprise attack makes war on every defending power -----------------
+
+
+def test_a_surprise_land_attack_makes_war_on_the_areas_controller_too_lr_l1812_l1953() -> None:
+    """LR 9.2 step 4 (L1812) and 9.8 (L1953): the attacking and defending powers go to war. France
+    and the UK, belligerent allies at war with the USSR, hold French Lorraine with a British army
+    only, so the UK is the primary defender; France, whose area is attacked, is at war with Germany
+    at once (not left to choose under LR 6.1.3, which could leave Lorraine conquered in peace)."""
+    from grandstrategy.cataclysm.rules.control import at_war
+
+    game = setup(
+        "europe-1939",
+        [("germany", "infantry-army", "ruhr"), ("united-kingdom", "infantry-army", "lorraine")],
+        [("france", "soviet-union"), ("united-kingdom", "soviet-union")],
+    )
+    game.state.powers["germany"].commitment = Commitment.MOBILIZATION
+    offensive(game, "germany", 1)
+    choose(game, "germany", "surprise land operation against Lorraine")
+    choose_starting(game, "germany", "activate #1 infantry-army")
+    state = game.state
+    assert at_war(state, "germany", "united-kingdom") and at_war(state, "germany", "france")
+    settle(game)
+    assert game.pending is not None
+    assert "join or break" not in str(game.pending.get("prompt"))  # France is a target, not an ally
+
+
+# ---- LR 9.7.2: only a land operation attacks the country itself -----------------------------------
+
+
+def test_an_air_strike_in_an_uncontrolled_country_opens_no_opportunity_lr_l1943() -> None:
+    """LR 9.7.2 (L1943): the failed attack is one that could have taken control of the country.
+    Italy's air operation against the British air force at the special base in uncontrolled Spain
+    fails, but it attacked British units, not Spain: no diplomatic opportunity follows."""
+    game = setup(
+        "europe-1939",
+        [("italy", "tactical-air", "provence"), ("united-kingdom", "tactical-air", "spain")],
+        [("italy", "united-kingdom")],
+    )
+    game.state.alliances = {}
+    game.state.cubes["provence"] = {"italy": 1}
+    offensive(game, "italy", 1)
+    choose(game, "italy", "air operation against Spain")
+    choose_starting(game, "italy", "activate #1 tactical-air")
+    settle(game)
+    roll(game, 2, 1)  # Italy: 2
+    roll(game, 6, 5)  # the UK: 6 - 1 for limited supply = 5; Italy's air force is destroyed
+    assert not any("diplomatic opportunity" in line for line in game.state.log)
+    assert game.pending is None
+
+
+def test_a_failed_attack_on_a_chinese_country_opens_no_opportunity_lr_l1945() -> None:
+    """LR 9.7.2 (L1945) and 5.7 (L1333): Japan's land operation against uncontrolled Chahar, which
+    has no Chinese army, fails; Chinese countries are the exception, so nobody gets a diplomatic
+    opportunity and Chahar stays uncontrolled."""
+    from grandstrategy.cataclysm.rules.control import controller
+
+    game = setup("campaign-1933", [("japan", "infantry-army", "manchuria")], [])
+    offensive(game, "japan", 1)
+    choose(game, "japan", "land operation against Chahar")
+    choose_starting(game, "japan", "activate #1 infantry-army")
+    settle(game)
+    roll(game, 1, 1)  # Japan: 1
+    roll(game, 6)  # Chahar's intrinsic defence: 6; the Japanese army is destroyed
+    assert game.pending is None
+    assert controller(game.module, game.state, "chahar") is None
+    assert not any("diplomatic opportunity" in line for line in game.state.log)
+
+
+# ---- LR 9.8: who may surprise, and how -------------------------------------------------------------
+
+
+def _menu(scenario: str, power: str, commitment: Commitment, units: list[tuple[str, str, str]]) -> list[str]:
+    game = setup(scenario, units, [])
+    game.state.alliances = {}
+    game.state.powers[power].commitment = commitment
+    offensive(game, power, 2)
+    return options(game)
+
+
+def test_only_a_fascist_power_at_mobilization_or_total_war_surprises_lr_l1949() -> None:
+    """LR 9.8 (L1949) and 5.6.1 (L1284): Germany at rearmament may not surprise France in Lorraine;
+    at mobilization or total war it may; the USSR at mobilization never may (a Communist power
+    starts a war only by declaration)."""
+    german = [("germany", "infantry-army", "ruhr"), ("france", "infantry-army", "lorraine")]
+    for commitment, offered in (
+        (Commitment.REARMAMENT, False),
+        (Commitment.MOBILIZATION, True),
+        (Commitment.TOTAL_WAR, True),
+    ):
+        menu = _menu("europe-1939", "germany", commitment, german)
+        assert ("surprise land operation against Lorraine" in menu) is offered, commitment
+    soviet = [("soviet-union", "infantry-army", "leningrad"), ("germany", "infantry-army", "east-prussia")]
+    menu = _menu("europe-1939", "soviet-union", Commitment.MOBILIZATION, soviet)
+    assert not any(o.startswith("surprise") for o in menu)
+
+
+def test_no_surprise_invasion_lr_l1839_l1949() -> None:
+    """LR 9.3.2 (L1839) and 9.8 (L1949): Germany at mobilization, at peace with the UK, has an army
+    in Ruhr and a fleet in the North Sea; it is offered no surprise invasion of London (at war it
+    would be offered the invasion)."""
+    units = [
+        ("germany", "infantry-army", "ruhr"),
+        ("germany", "surface-fleet", "north-sea"),
+        ("united-kingdom", "infantry-army", "london"),
+    ]
+    menu = _menu("europe-1939", "germany", Commitment.MOBILIZATION, units)
+    assert not any(o.startswith("surprise invasion") for o in menu)
+    game = setup("europe-1939", units, [("germany", "united-kingdom")])
+    game.state.alliances = {}
+    offensive(game, "germany", 2)
+    assert "invasion of London" in options(game)
+
+
+def _answer_all(game: CataclysmGame, answers: dict[str, str]) -> dict[str, list[str]]:
+    """Place every flag in the cup and answer each ally's join-or-break question from ``answers``;
+    return the options each ally was given."""
+    offered: dict[str, list[str]] = {}
+    while game.pending is not None and game.pending["type"] == "decide":
+        power, prompt = game.pending["power"], game.pending["prompt"]
+        if "place the flag" in prompt:
+            choose(game, power, "cup")
+        elif "join or break" in prompt:
+            offered[power] = options(game)
+            choose(game, power, answers[power])
+        else:
+            break
+    return offered
+
+
+def test_allies_of_a_surprise_attack_join_or_break_lr_l1953_l1389() -> None:
+    """LR 9.8 (L1953) with 6.1.3 (L1387, L1389, L1394): Germany at mobilization surprises France.
+    Italy, Germany's ally at rearmament, joining a war its ally started must meet the requirements
+    of a declaration of war, so it may only break the alliance; the UK, France's ally at rearmament,
+    joins because its ally was attacked and needs meet none."""
+    from grandstrategy.cataclysm.rules.control import at_war
+
+    game = setup(
+        "europe-1939",
+        [("germany", "infantry-army", "ruhr"), ("france", "infantry-army", "lorraine")],
+        [],
+    )
+    state = game.state
+    state.alliances = {"democracy": ["france", "united-kingdom"], "fascism": ["germany", "italy"]}
+    state.powers["germany"].commitment = Commitment.MOBILIZATION
+    assert state.powers["italy"].commitment is Commitment.REARMAMENT
+    assert state.powers["united-kingdom"].commitment is Commitment.REARMAMENT
+    offensive(game, "germany", 1)
+    choose(game, "germany", "surprise land operation against Lorraine")
+    choose_starting(game, "germany", "activate #1 infantry-army")
+    offered = _answer_all(game, {"italy": "break the alliance", "united-kingdom": "join the war"})
+    assert offered["italy"] == ["break the alliance"]
+    assert "join the war" in offered["united-kingdom"]
+    assert at_war(state, "germany", "france") and at_war(state, "germany", "united-kingdom")
+    assert not at_war(state, "italy", "france")
+    assert "italy" not in state.alliances.get("fascism", [])
+
+
+def test_the_no_surprise_ideology_still_gives_the_extra_flag_without_the_penalty_lr_l1959() -> None:
+    """LR 9.8 (L1951, L1959): with the Democracies' No Surprise marker in play, Germany's surprise
+    attack on France still starts the war and gives France the additional flag, but France's army
+    suffers no surprise penalty in the combat."""
+    from grandstrategy.cataclysm.rules.control import at_war
+
+    game = setup(
+        "europe-1939",
+        [("germany", "infantry-army", "ruhr"), ("france", "infantry-army", "lorraine")],
+        [],
+    )
+    state = game.state
+    state.alliances = {}
+    state.no_surprise.append("democracy")
+    state.powers["germany"].commitment = Commitment.MOBILIZATION
+    flags = state.powers["france"].available_flags
+    offensive(game, "germany", 1)
+    choose(game, "germany", "surprise land operation against Lorraine")
+    choose_starting(game, "germany", "activate #1 infantry-army")
+    assert at_war(state, "germany", "france")
+    settle(game)
+    assert state.powers["france"].available_flags == flags - 2  # provoked, and the additional flag
+    roll(game, 4, 3)  # Germany: 4
+    roll(game, 4, 2)  # France: 4, no -1
+    assert not any("surprised" in line for line in state.log)
+    assert "defender rolls 4 2 = 4" in [line for line in state.log if "land combat:" in line][-1]
+
+
+# ---- LR 9.7: who may attack a country, and the Democracy's check -----------------------------------
+
+
+def test_a_communist_power_attacks_an_uncontrolled_country_without_war_or_check_lr_l1919() -> None:
+    """LR 9.7 (L1919): the USSR at rearmament, at war with nobody, attacks uncontrolled, ungarrisoned
+    Baltic States: no declaration, no check, no war; the dice come at once."""
+    game = setup("europe-1939", [("soviet-union", "infantry-army", "leningrad")], [])
+    offensive(game, "soviet-union", 1)
+    choose(game, "soviet-union", "land operation against Baltic States")
+    choose_starting(game, "soviet-union", "activate #1 infantry-army")
+    settle(game)
+    assert game.pending is not None and game.pending["type"] == "chance"
+    assert "combat" in game.pending["label"]
+    assert game.state.wars == []
+
+
+def test_a_democracy_at_peace_may_not_attack_an_ungarrisoned_country_lr_l1921() -> None:
+    """LR 9.7 (L1921): France at mobilization but at war with nobody is not offered uncontrolled,
+    ungarrisoned Spain; belligerent, it is (its check is pinned in test_operations)."""
+    units = [("france", "infantry-army", "provence"), ("germany", "infantry-army", "berlin")]
+    game = setup("europe-1939", units, [])
+    offensive(game, "france", 1)
+    assert "land operation against Spain" not in options(game)
+    game = setup("europe-1939", units, [("france", "germany")])
+    offensive(game, "france", 1)
+    assert "land operation against Spain" in options(game)
+
+
+def test_a_democracy_needs_no_check_against_an_enemy_held_country_lr_l1921_l1810() -> None:
+    """LR 9.7 (L1921) and 9.2 step 2 (L1810): France at war with Germany attacks ungarrisoned
+    Benelux, which Germany controls: no effectiveness check, the combat follows at once."""
+    game = setup(
+        "europe-1939",
+        [("france", "infantry-army", "lorraine"), ("germany", "infantry-army", "berlin")],
+        [("france", "germany")],
+    )
+    game.state.cubes["benelux"] = {"germany": 1}
+    offensive(game, "france", 1)
+    choose(game, "france", "land operation against Benelux")
+    choose_starting(game, "france", "activate #1 infantry-army")
+    settle(game)
+    assert game.pending is not None and game.pending["type"] == "chance"
+    assert "attack on Benelux" not in game.pending["label"] and "combat" in game.pending["label"]
+
+
+def test_a_democracy_checks_against_a_country_held_by_a_non_enemy_lr_l1921() -> None:
+    """LR 9.7 (L1921): France at war with Germany attacks ungarrisoned Baltic States held by the
+    USSR, which is not its enemy: France must pass an effectiveness check first."""
+    game = setup(
+        "europe-1939",
+        [("france", "infantry-army", "poland"), ("germany", "infantry-army", "berlin")],
+        [("france", "germany")],
+    )
+    game.state.cubes["baltic-states"] = {"soviet-union": 1}
+    offensive(game, "france", 1)
+    choose(game, "france", "land operation against Baltic States")
+    choose_starting(game, "france", "activate #1 infantry-army")
+    assert game.pending is not None and "attack on Baltic States" in game.pending["label"]
+
+
+# ---- LR 9.6: defenders trace supply too; minor armies and logistics never need it ------------------
+
+
+def test_a_cut_off_defender_fights_in_limited_supply_lr_l1901_l1909() -> None:
+    """LR 9.6 (L1901, L1903, L1909): at war with Germany, France cannot trace an LOC to Poland, so
+    its army there defends in limited supply (-1); its logistics unit and the Polish minor army
+    need no supply and get no marker."""
+    game = setup(
+        "europe-1939",
+        [
+            ("germany", "tank-army", "silesia"),
+            ("france", "infantry-army", "poland"),
+            ("france", "logistics", "poland"),
+        ],
+        [("germany", "france")],
+    )
+    game.state.alliances = {}
+    game.state.powers["france"].force_pool.pop("logistics", None)  # the counter is the one on the map
+    offensive(game, "germany", 1)
+    choose(game, "germany", "land operation against Poland")
+    choose_starting(game, "germany", "activate #1 tank-army")
+    settle(game)
+    notes = [line for line in game.state.log if "is in limited supply" in line]
+    assert notes == ["1939 action: france's infantry-army in Poland is in limited supply (LR 9.6)"]
+    roll(game, 3, 2)  # Germany: 3
+    roll(game, 6)  # France: one die (German armour), 6 - 1 = 5
+    assert "defender -1: limited supply" in " ".join(game.state.log)

@@ -475,7 +475,9 @@ def _op_declared(game: CataclysmGame, current: Step) -> None:
     power, target = op["power"], op["target"]
     module, state = game.module, game.state
     holder = controller(module, state, target)
-    op["uncontrolled_country"] = is_country(module, state, target) and holder is None
+    # LR 9.7.2: only a land operation attacks the country itself (it alone may take control); an
+    # air or naval strike on units in an uncontrolled country opens no diplomatic opportunity
+    op["uncontrolled_country"] = op["kind"] == "land" and is_country(module, state, target) and holder is None
     if ideology_of(game, power) is Ideology.DEMOCRACY:
         neutral_country = op["country"] and not (holder is not None and at_war(state, power, holder))
         unowned_base = op["variant"] == "base-capture" and any(o is None for _, o in _bases(game, target))
@@ -547,9 +549,21 @@ def _op_provoke(game: CataclysmGame, current: Step) -> None:
         if op["surprised"]:
             game.note(f"{power} surprises {defender}: the defenders suffer -1 this operation (LR 9.8)")
         game.then(*steps)
-        start_war(game, [power], [defender], reason="surprise attack")
+        start_war(game, [power], _surprised_powers(game, op), reason="surprise attack")
         return
     game.then(*steps)
+
+
+def _surprised_powers(game: CataclysmGame, op: dict[str, Any]) -> list[str]:
+    """The powers a surprise attack puts at war with its attacker (LR 9.2 step 4, 9.8): the primary
+    defender first, then each other non-enemy opposing power defending in the target (its units
+    are there) and, in a land operation, the power controlling the area (see docs/decisions.md)."""
+    power, target = op["power"], op["target"]
+    others = {u.power for u in _hostile_units(game, power, target, surprise=True)}
+    holder = controller(game.module, game.state, target)
+    if op["kind"] == "land" and holder is not None and _target_power(game, power, holder, surprise=True):
+        others.add(holder)
+    return [op["defender"], *sorted(others - {op["defender"]})]
 
 
 def side_of(game: CataclysmGame, op: dict[str, Any], unit: Unit) -> str | None:
