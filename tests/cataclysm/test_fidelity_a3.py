@@ -400,3 +400,77 @@ def test_a_cut_off_defender_fights_in_limited_supply_lr_l1901_l1909() -> None:
     roll(game, 3, 2)  # Germany: 3
     roll(game, 6)  # France: one die (German armour), 6 - 1 = 5
     assert "defender -1: limited supply" in " ".join(game.state.log)
+
+
+def test_a_supporting_unit_checks_supply_when_committed_lr_l1901_l1990() -> None:
+    """LR 9.6 (L1901) and 10.2 (L1990): France's air force in cut-off Czechoslovakia supports the
+    defence of Poland; it traces its LOC when committed, cannot, and is marked limited supply."""
+    game = setup(
+        "europe-1939",
+        [
+            ("germany", "tank-army", "silesia"),
+            ("france", "infantry-army", "poland"),
+            ("france", "tactical-air", "czechoslovakia"),
+        ],
+        [("germany", "france")],
+    )
+    game.state.cubes["czechoslovakia"] = {"france": 1}
+    game.state.alliances = {}
+    offensive(game, "germany", 1)
+    choose(game, "germany", "land operation against Poland")
+    choose_starting(game, "germany", "activate #1 tank-army")
+    settle(game)
+    assert not any("supporting" in line for line in game.state.log)
+    choose_starting(game, "france", "support with #3 france tactical-air")
+    assert "1939 action: france's supporting tactical-air is in limited supply (LR 10.2)" in game.state.log
+
+
+# ---- LR 9.7 and 9.2 step 2: a failed check forfeits that one action -------------------------------
+
+
+def test_a_failed_democracy_check_forfeits_only_its_action_lr_l1921_l1810() -> None:
+    """LR 9.7 (L1921) and 9.2 step 2 (L1810): France, belligerent, spends one of two actions on an
+    operation against neutral Spain and fails its check: the operation is cancelled, that action
+    is lost, and the offensive's other action is still France's to use."""
+    game = setup(
+        "europe-1939",
+        [("france", "infantry-army", "provence"), ("germany", "infantry-army", "berlin")],
+        [("france", "germany")],
+    )
+    offensive(game, "france", 2)
+    choose(game, "france", "land operation against Spain")
+    choose_starting(game, "france", "activate #1 infantry-army")
+    roll(game, 3)  # effectiveness 1: fails
+    assert game.pending is not None and game.pending["prompt"].startswith("military action (1 left")
+    assert {u.id: u.area for u in game.state.units}[1] == "provence"
+
+
+# ---- LR 9.7.2 with 5.7: an attacker with no enemy; the opportunity comes at once -------------------
+
+
+def test_a_failed_attack_without_enemies_goes_to_the_opposing_powers_at_once_lr_l1943_l1333() -> None:
+    """LR 9.7.2 (L1943) with 5.7 (L1333, L1338): Germany, at war with nobody, fails to conquer
+    uncontrolled Denmark with the first of two actions. With no enemy, the non-enemy opposing powers
+    are eligible, in decreasing effectiveness order (never Italy, of Germany's ideology), and the
+    opportunity is resolved immediately, before Germany's second action."""
+    from grandstrategy.cataclysm.engine.common import power_order
+
+    game = setup("europe-1939", [("germany", "infantry-army", "ruhr")], [])
+    game.state.alliances = {}
+    offensive(game, "germany", 2)
+    choose(game, "germany", "land operation against Denmark")
+    choose_starting(game, "germany", "activate #1 infantry-army")
+    choose(game, "germany", "augment 0")
+    settle(game)
+    roll(game, 1, 1)  # Germany: 1
+    roll(game, 6)  # Denmark: 6; the German army is destroyed
+    expected = [p for p in power_order(game, decreasing=True) if p not in ("germany", "italy")]
+    asked: list[str] = []
+    while game.pending is not None and game.pending["type"] == "chance":
+        label = game.pending["label"]
+        assert label.endswith("diplomatic opportunity in denmark"), label
+        if label.split()[0] not in asked:
+            asked.append(label.split()[0])
+        roll(game, 1)  # each die fails
+    assert asked == expected
+    assert game.pending is not None and game.pending["prompt"].startswith("military action (1 left")
