@@ -474,3 +474,31 @@ def test_a_failed_attack_without_enemies_goes_to_the_opposing_powers_at_once_lr_
         roll(game, 1)  # each die fails
     assert asked == expected
     assert game.pending is not None and game.pending["prompt"].startswith("military action (1 left")
+
+
+# ---- LR 9.2 steps 4 and 6 with 6.1.4: an attacker displaced by a broken alliance drops out ----------
+
+
+def test_an_attacker_displaced_by_a_broken_alliance_drops_out_lr_l1812_l1814_l1404() -> None:
+    """LR 9.2 step 4 (L1812) with 6.1.3-6.1.4 (L1394, L1404), then step 6 (L1814): Germany at
+    mobilization surprises France in Provence with its army standing in Italian Lombardy. Italy, at
+    rearmament, cannot join the war and breaks the alliance, so the German army may not stay in
+    Lombardy and retreats to Austria. It no longer stands in the area of origin and does not attack
+    from there; with no German unit left the operation ends without a combat."""
+    game = setup(
+        "europe-1939",
+        [("germany", "infantry-army", "lombardy"), ("france", "infantry-army", "provence")],
+        [("germany", "soviet-union"), ("italy", "soviet-union")],
+    )
+    state = game.state
+    state.alliances = {"fascism": ["germany", "italy"]}
+    state.powers["germany"].commitment = Commitment.MOBILIZATION
+    offensive(game, "germany", 1)
+    choose(game, "germany", "surprise land operation against Provence")
+    choose_starting(game, "germany", "activate #1 infantry-army")
+    choose(game, "italy", "break the alliance")
+    choose(game, "germany", "Austria")
+    settle(game)
+    assert game.pending is None
+    assert [(u.power, u.area) for u in state.units] == [("germany", "austria"), ("france", "provence")]
+    assert not any("combat" in line for line in state.log)

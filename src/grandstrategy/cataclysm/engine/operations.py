@@ -581,11 +581,34 @@ def defending_units(game: CataclysmGame, op: dict[str, Any]) -> list[Unit]:
     return [u for u in game.state.units if side_of(game, op, u) == "defender"]
 
 
+def _displaced_attackers_drop_out(game: CataclysmGame, op: dict[str, Any]) -> bool:
+    """Attackers that had to leave their area of origin at step 4 drop out; True if the operation is over.
+
+    A war started by the attack can break an alliance, and a unit standing in the former ally's
+    area then retreats or goes to the cup (LR 6.1.3, 6.1.4) before the attackers move (LR 9.2
+    step 6): it no longer takes part. With none of the acting power's units left, nobody moves in
+    and the operation ends, its action spent (LR 9.1: at least one of its units attacks).
+    """
+    where = {u.id: u.area for u in game.state.units}
+    gone = [i for i in op["attackers"] if where.get(i) not in op["origins"]]
+    if not gone:
+        return False
+    op["attackers"] = [i for i in op["attackers"] if i not in gone]
+    game.note(f"{len(gone)} activated unit(s) left their area of origin and drop out of the operation")
+    if any(u.power == op["power"] for u in game.state.units if u.id in op["attackers"]):
+        return False
+    game.note(f"{op['power']} has no unit left to attack with; the operation ends (LR 9.1)")
+    game.push("op-end", op=op)
+    return True
+
+
 @step("op-supply")
 def _op_supply(game: CataclysmGame, current: Step) -> None:
     """Activated and defending units trace an LOC, or are in limited supply for the operation (LR 9.6)."""
     op = current["op"]
     module, state = game.module, game.state
+    if _displaced_attackers_drop_out(game, op):
+        return
     reach: dict[str, set[str]] = {}
     limited: list[int] = []
     for unit in state.units:
