@@ -1,5 +1,5 @@
 """Rules fidelity, helper a3: allies on the attacker's side, surprise land targets, supply in
-operations, attacks on countries and surprise attacks (LR 5.6.1, 5.7, 9.1, 9.2, 9.3.1, 9.6, 9.7,
+operations, attacks on countries and surprise attacks (LR 5.6.1, 5.7, 6.1.3, 6.1.4, 9.1, 9.2, 9.3.1, 9.6, 9.7,
 9.7.2, 9.8, 10.2).
 
 Each test sets up the situation, forces the dice and the choices through the engine, and checks
@@ -52,6 +52,15 @@ def test_an_ally_cannot_join_a_surprise_attack_lr_l1780_l1949_l1282() -> None:
     assert game.pending is not None and game.pending["power"] == "germany"
     assert not any("#2" in o for o in options(game))
     assert any(o.startswith("activate #1 infantry-army") for o in options(game))
+
+
+def test_an_ally_not_at_war_with_the_defender_is_not_activated_lr_l1780_l1282() -> None:
+    """LR 9.1 (L1780) with 5.6.1 (L1282): Italy is a belligerent ally of Germany (so friendly) but
+    at war with the UK only; its army may not join Germany's land operation against French
+    Lorraine, which would start a war without a declaration or a surprise attack."""
+    game = _axis_by_lorraine([("germany", "france"), ("italy", "united-kingdom")], "infantry-army")
+    choose(game, "germany", "land operation against Lorraine")
+    assert not any("#2" in o for o in options(game))
 
 
 def test_an_ally_at_war_with_the_defender_may_join_lr_l1780() -> None:
