@@ -1,6 +1,6 @@
 """Rules fidelity, helper a3: allies on the attacker's side, surprise land targets, supply in
-operations, attacks on countries and surprise attacks (LR 5.6.1, 5.7, 6.1.3, 6.1.4, 9.1, 9.2, 9.3.1, 9.6, 9.7,
-9.7.2, 9.8, 10.2).
+operations, attacks on countries and surprise attacks (LR 5.6.1, 5.7, 6.1.3, 6.1.4, 9.1, 9.2,
+9.3.1, 9.6, 9.7, 9.7.2, 9.8, 10.2).
 
 Each test sets up the situation, forces the dice and the choices through the engine, and checks
 the outcome the rule gives.
