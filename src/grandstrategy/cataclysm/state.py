@@ -39,7 +39,13 @@ if tuple(f.name for f in fields(Unit)) != _UNIT_FIELDS:  # pragma: no cover - gu
 
 @dataclass
 class PowerState:
-    """One power's line of the record display and its status card (LR 2.5, 2.6)."""
+    """One power's line of the record display and its status card (LR 2.5, 2.6).
+
+    Failed political action boxes (LR 5.4): ``failed_actions`` counts the power's cubes per box;
+    ``failed_special`` names the special action whose failure its cubes in the special box count
+    for (the reminder marker; None in saves written before it was kept); ``alliance_partners``
+    lists the powers whose failed alliance attempt with this one placed its alliance cubes.
+    """
 
     commitment: Commitment
     stability: Stability
@@ -54,6 +60,8 @@ class PowerState:
     failed_actions: dict[str, int] = field(default_factory=dict)
     posture: str | None = None
     posture_changed: bool = False
+    failed_special: str | None = None
+    alliance_partners: list[str] = field(default_factory=list)
 
     def clone(self) -> PowerState:
         """An independent copy (the other fields are immutable and shared)."""
@@ -62,6 +70,7 @@ class PowerState:
         new.force_pool = dict(self.force_pool)
         new.holding_box = list(self.holding_box)
         new.failed_actions = dict(self.failed_actions)
+        new.alliance_partners = list(self.alliance_partners)
         return new
 
 

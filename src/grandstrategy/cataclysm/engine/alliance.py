@@ -14,14 +14,13 @@ from grandstrategy.cataclysm.engine.common import (
     effectiveness_check,
     flag_step,
     parse_counter,
-    return_to_card,
 )
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.engine.posture import posture_penalty
 from grandstrategy.cataclysm.engine.wars import after_war_change
 from grandstrategy.cataclysm.module.schema import Commitment
-from grandstrategy.cataclysm.rules.control import belligerent
+from grandstrategy.cataclysm.rules.control import allied, at_war
 from grandstrategy.cataclysm.rules.politics import check_dice, provoked, record_result
 from grandstrategy.cataclysm.rules.special import LEND_LEASE_IN_PLAY
 from grandstrategy.cataclysm.rules.war import enemy_pairs, group_wars
@@ -35,11 +34,27 @@ def _may_ally(game: CataclysmGame, power: str) -> bool:
 
 
 def _war_ready(game: CataclysmGame, powers: list[str]) -> bool:
-    """A belligerent's new allies join its wars, so all must be able to go to war (LR 6.1.3, 6.2)."""
-    if not any(belligerent(game.state, p) for p in powers):
-        return True
+    """A belligerent's new allies join its wars, so each must be able to go to war (LR 6.1.3, 6.2).
+
+    Every power of the new alliance not yet at war with an enemy of another must meet the
+    requirements of a declaration of war on it: mobilization or total war, and no war on Japan
+    for the US and its allies under US-Japan Trade (LR 6.1.3, 12.2.2).
+    """
+    state = game.state
+    enemies = sorted(
+        {e for p in powers for e, line in state.powers.items() if line.active and at_war(state, p, e)}
+    )
     ready = (Commitment.MOBILIZATION, Commitment.TOTAL_WAR)
-    return all(game.state.powers[p].commitment in ready or belligerent(game.state, p) for p in powers)
+    us_side = "united-states" in powers or any(allied(game.module, state, p, "united-states") for p in powers)
+    for power in powers:
+        for enemy in enemies:
+            if enemy in powers or at_war(state, power, enemy):
+                continue
+            if state.powers[power].commitment not in ready:
+                return False
+            if enemy == "japan" and us_side and "us-japan-trade" in state.markers:
+                return False
+    return True
 
 
 def alliance_options(game: CataclysmGame, power: str) -> list[str]:
@@ -108,15 +123,20 @@ def _consent_answer(game: CataclysmGame, current: Step) -> None:
 def _alliance_check(game: CataclysmGame, current: Step) -> None:
     power, partners = current["power"], current["partners"]
     state = game.state
+    il_duce = {power: current.get("extra_dice", 0)}  # an Il Duce flag adds one (LR 6.1 design note)
+    played: list[Step] = []
     for partner in partners:  # the partners' reserved flags are played with the attempt
         line = state.powers[partner]
         assert line.reserve is not None
-        return_to_card(game, line.reserve)
+        _, _, detail = parse_counter(line.reserve)
+        il_duce[partner] = 1 if detail == "il-duce" and "il-duce" in state.markers else 0  # LR 12.1.2
+        played.append({"do": "return-counter", "counter": line.reserve})  # once resolved (LR 3.7.1)
         line.reserve = None
+    game.then(*played)
     everyone = [power, *partners]
-    il_duce = current.get("extra_dice", 0)  # the proposer's Il Duce flag adds one (LR 6.1 design note)
-    dice = {p: check_dice(game.module, state, p, extra_dice=il_duce if p == power else 0) for p in everyone}
-    weakest = min(everyone, key=lambda p: (dice[p][0], -dice[p][1]))
+    dice = {p: check_dice(game.module, state, p, extra_dice=il_duce[p]) for p in everyone}
+    # the least effective power: fewest dice, then a reduction at effectiveness 1 (-1, LR 5.3)
+    weakest = min(everyone, key=lambda p: dice[p])
     bonus = min(state.powers[p].failed_actions.get("alliance", 0) for p in everyone)
     bonus += posture_penalty(game, weakest, "alliance")
     effectiveness_check(
@@ -125,7 +145,7 @@ def _alliance_check(game: CataclysmGame, current: Step) -> None:
         f"alliance of {' and '.join(everyone)}",
         "alliance-result",
         modifier=bonus,
-        extra_dice=il_duce if weakest == power else 0,
+        extra_dice=il_duce[weakest],
         members=everyone,
         joining=False,
     )
@@ -136,8 +156,8 @@ def _alliance_result(game: CataclysmGame, current: Step) -> None:
     state, module = game.state, game.module
     members, joining = current["members"], current["joining"]
     deciders = members[-1:] if joining else members
-    for power in deciders:
-        record_result(state, power, "alliance", success=current["success"])
+    for power in deciders:  # a joiner's cubes are its own (LR 6.1.1); partners share theirs (LR 5.4)
+        record_result(state, power, "alliance", success=current["success"], partners=deciders)
     if not current["success"]:
         return
     ideology = module.powers[members[0]].ideology.value

@@ -5,9 +5,9 @@ track (``a-bomb-timer:united-states``); at that turn's start it becomes availabl
 ``a-bomb-available``); one build puts it in the cup (``a-bomb:united-states``), never the reserve;
 drawn, it goes to Washington DC (``a-bomb-ready``). While it is there, one military action makes an
 atomic strategic bombing operation against an enemy home area; the marker goes back to available
-at the start. If the defender took any loss it makes one stability test; should it collapse, each
-loss adds one to its surrender threshold, and should it surrender, the Democracies take the
-Surrender marker.
+at the start. If the defender took any loss (a tie included, LR 10.7) it makes one stability
+test; should it collapse, each loss adds one to its surrender threshold, and should it surrender,
+the Democracies take the Surrender marker.
 
 The sources do not say how the atomic attack is rolled; the engine resolves it as a strategic
 bombing air combat in which the bomb attacks with the two dice of one air unit and cannot itself
@@ -106,9 +106,11 @@ def _atomic_result(game: CataclysmGame, current: Step) -> None:
     target, defender = current["target"], current["defender"]
     attack, defence = roll_result(current["attack"]), roll_result(current["dice"])
     game.note(f"A-Bomb: attack {attack} against air defence {defence}")
-    if attack <= defence:
+    if attack < defence:
         game.note("the A-Bomb does no harm")
         return
+    # a tie inflicts one loss on each side (LR 10.7); the bomb takes none, the defender's is absorbed
+    # by an air unit or, with none, damages the resource as in strategic bombing (LR 9.5.2)
     losses = arithmetic.losses(attack, defence)
     air = sorted(
         (

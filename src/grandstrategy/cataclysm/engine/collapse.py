@@ -24,7 +24,7 @@ from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, die_outcomes, step
 from grandstrategy.cataclysm.module.schema import AreaStatus, Commitment, Stability
 from grandstrategy.cataclysm.rules.control import allied, at_war, controller
-from grandstrategy.cataclysm.rules.politics import surrender_threshold, surrenders
+from grandstrategy.cataclysm.rules.politics import clear_failed_actions, surrender_threshold, surrenders
 from grandstrategy.cataclysm.rules.special import a_bomb_losses
 from grandstrategy.cataclysm.rules.war import enemy_pairs, group_wars
 
@@ -83,7 +83,7 @@ def _collapse_procedure(game: CataclysmGame, power: str) -> None:
     if line.reserve is not None:
         return_to_card(game, line.reserve)
         line.reserve = None
-    line.failed_actions.clear()
+    clear_failed_actions(state, power)
     line.effectiveness_reduced = True
     steps += [stability_step(ally, f"{power} collapses") for ally in _allies(game, power)]
     if line.commitment is Commitment.EXHAUSTION:  # step 7: alliances break, armistice offered

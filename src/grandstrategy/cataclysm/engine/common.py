@@ -188,6 +188,13 @@ def return_to_card(game: CataclysmGame, counter: str) -> None:
         line.force_pool[key] = line.force_pool.get(key, 0) + 1
 
 
+@step("return-counter")
+def _return_counter(game: CataclysmGame, current: Step) -> None:
+    """A played flag or offensive goes back to its power's available box once its action(s) are
+    resolved (LR 3.7.1)."""
+    return_to_card(game, current["counter"])
+
+
 def next_turn_box(game: CataclysmGame, counter: str) -> None:
     """Put a marker on the turn track for next turn (LR 3.7.4, 3.7.6, 3.7.7)."""
     game.state.turn_track.setdefault(game.state.turn + 2, []).append(counter)

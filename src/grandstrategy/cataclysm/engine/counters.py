@@ -88,16 +88,20 @@ def _play_counter(game: CataclysmGame, current: Step) -> None:
     assert power is not None
     line = game.state.powers[power]
     if kind == "flag":
-        line.available_flags += 1  # the flag returns to available once used (LR 3.7.1)
+        # the flag returns to available only once its action is resolved, so the power cannot
+        # regain that same flag during the action (LR 3.7.1, 5.2, 5.2.2)
+        game.push("return-counter", counter=counter)
         il_duce = detail == "il-duce" and "il-duce" in game.state.markers  # LR 12.1.2: one more die
         politics.choose_action(game, power, extra_dice=1 if il_duce else 0)
     elif kind == "offensive":
-        line.available_offensives += 1
+        # like a flag, a played offensive returns to available only once its military actions are
+        # resolved, so it cannot also serve as the aid marker of an intervention (LR 3.7.1, 8.5)
+        game.push("return-counter", counter=counter)
         count = 1
         if line.commitment is Commitment.CIVILIAN and current["source"] == "cup":
             assert line.reserve is not None
+            game.push("return-counter", counter=line.reserve)
             line.reserve = None
-            line.available_offensives += 1
             count = 2
         actions = military_actions(
             count, game.module.powers[power].status_card[line.commitment].military_actions

@@ -132,9 +132,15 @@ def valid_target(
     if kind == "land":
         if area.type is AreaType.SEA:
             return False
+        if surprise and not hostile_holder:
+            # LR 9.3.1 with 9.8: the surprised power must control the area; its units alone do not
+            # make an area it does not control a land target (see docs/decisions.md)
+            return False
         if surprise:
             return hostile_holder or bool(units)
-        if hostile_holder or "land" in classes:
+        if hostile_holder:
+            # LR 9.3.1 narrows LR 9.1 for land operations: enemy land units in an area that no
+            # enemy controls do not make it a target (see docs/decisions.md)
             return True
         if is_country(module, state, target) and not garrisoned(game, target):
             # LR 9.7: Democracies need to be at war to attack an ungarrisoned country
@@ -165,6 +171,8 @@ def activatable(game: CataclysmGame, op: dict[str, Any], unit: Unit) -> str | No
         allied(module, state, power, unit.power) and friendly_powers(module, state, power, unit.power)
     ):
         return None  # a belligerent ally's units may join, with its permission (LR 9.1)
+    if unit.power != power and not all(at_war(state, unit.power, p) for p in _powers_to_fight(game, op)):
+        return None  # an ally attacks only powers it is already at war with (LR 9.1, 5.6.1, 9.8)
     if unit.area == target:
         return None
     if kind == "land":
@@ -192,6 +200,21 @@ def activatable(game: CataclysmGame, op: dict[str, Any], unit: Unit) -> str | No
     if in_op_range(module, state, unit, target, extended=True):
         return "extended range"
     return None
+
+
+def _powers_to_fight(game: CataclysmGame, op: dict[str, Any]) -> set[str]:
+    """The powers whose units the operation's attackers would fight, as known at activation.
+
+    An operation makes war only for its primary attacker and defender (LR 9.2 step 4, 9.8; an
+    ally is drawn in by LR 6.1.3), so an ally's unit joins the attack only if its owner is at war
+    with each of them (LR 5.6.1), as on the defender's side (LR 10.2).
+    """
+    if op["defender"] is not None:
+        found = {op["defender"]}
+    else:
+        found = {p for p in primary_defender_candidates(game, op) if p is not None}
+    found.update(u.power for u in _hostile_units(game, op["power"], op["target"], surprise=op["surprise"]))
+    return found
 
 
 def operation_options(
@@ -452,7 +475,9 @@ def _op_declared(game: CataclysmGame, current: Step) -> None:
     power, target = op["power"], op["target"]
     module, state = game.module, game.state
     holder = controller(module, state, target)
-    op["uncontrolled_country"] = is_country(module, state, target) and holder is None
+    # LR 9.7.2: only a land operation attacks the country itself (it alone may take control); an
+    # air or naval strike on units in an uncontrolled country opens no diplomatic opportunity
+    op["uncontrolled_country"] = op["kind"] == "land" and is_country(module, state, target) and holder is None
     if ideology_of(game, power) is Ideology.DEMOCRACY:
         neutral_country = op["country"] and not (holder is not None and at_war(state, power, holder))
         unowned_base = op["variant"] == "base-capture" and any(o is None for _, o in _bases(game, target))
@@ -524,9 +549,21 @@ def _op_provoke(game: CataclysmGame, current: Step) -> None:
         if op["surprised"]:
             game.note(f"{power} surprises {defender}: the defenders suffer -1 this operation (LR 9.8)")
         game.then(*steps)
-        start_war(game, [power], [defender], reason="surprise attack")
+        start_war(game, [power], _surprised_powers(game, op), reason="surprise attack")
         return
     game.then(*steps)
+
+
+def _surprised_powers(game: CataclysmGame, op: dict[str, Any]) -> list[str]:
+    """The powers a surprise attack puts at war with its attacker (LR 9.2 step 4, 9.8): the primary
+    defender first, then each other non-enemy opposing power defending in the target (its units
+    are there) and, in a land operation, the power controlling the area (see docs/decisions.md)."""
+    power, target = op["power"], op["target"]
+    others = {u.power for u in _hostile_units(game, power, target, surprise=True)}
+    holder = controller(game.module, game.state, target)
+    if op["kind"] == "land" and holder is not None and _target_power(game, power, holder, surprise=True):
+        others.add(holder)
+    return [op["defender"], *sorted(others - {op["defender"]})]
 
 
 def side_of(game: CataclysmGame, op: dict[str, Any], unit: Unit) -> str | None:
@@ -544,11 +581,34 @@ def defending_units(game: CataclysmGame, op: dict[str, Any]) -> list[Unit]:
     return [u for u in game.state.units if side_of(game, op, u) == "defender"]
 
 
+def _displaced_attackers_drop_out(game: CataclysmGame, op: dict[str, Any]) -> bool:
+    """Attackers that had to leave their area of origin at step 4 drop out; True if the operation is over.
+
+    A war started by the attack can break an alliance, and a unit standing in the former ally's
+    area then retreats or goes to the cup (LR 6.1.3, 6.1.4) before the attackers move (LR 9.2
+    step 6): it no longer takes part. With none of the acting power's units left, nobody moves in
+    and the operation ends, its action spent (LR 9.1: at least one of its units attacks).
+    """
+    where = {u.id: u.area for u in game.state.units}
+    gone = [i for i in op["attackers"] if where.get(i) not in op["origins"]]
+    if not gone:
+        return False
+    op["attackers"] = [i for i in op["attackers"] if i not in gone]
+    game.note(f"{len(gone)} activated unit(s) left their area of origin and drop out of the operation")
+    if any(u.power == op["power"] for u in game.state.units if u.id in op["attackers"]):
+        return False
+    game.note(f"{op['power']} has no unit left to attack with; the operation ends (LR 9.1)")
+    game.push("op-end", op=op)
+    return True
+
+
 @step("op-supply")
 def _op_supply(game: CataclysmGame, current: Step) -> None:
     """Activated and defending units trace an LOC, or are in limited supply for the operation (LR 9.6)."""
     op = current["op"]
     module, state = game.module, game.state
+    if _displaced_attackers_drop_out(game, op):
+        return
     reach: dict[str, set[str]] = {}
     limited: list[int] = []
     for unit in state.units:
@@ -629,6 +689,7 @@ def support_candidates(game: CataclysmGame, op: dict[str, Any], side: str) -> li
                 or (
                     allied(module, state, power, unit.power)
                     and friendly_powers(module, state, power, unit.power)
+                    and _at_war_with_defenders(game, op, unit.power)
                 )
             ):
                 continue
@@ -645,6 +706,17 @@ def support_candidates(game: CataclysmGame, op: dict[str, Any], side: str) -> li
             continue
         found.append(unit)
     return found
+
+
+def _at_war_with_defenders(game: CataclysmGame, op: dict[str, Any], ally: str) -> bool:
+    """Whether an ally of the primary attacker is at war with the primary defender and every power
+    defending in the target: only then may it support the attack (LR 10.2 with 5.6.1), as a
+    defender's supporter must be at war with the attacker."""
+    state = game.state
+    powers = {u.power for u in state.units if u.area == op["target"] and side_of(game, op, u) == "defender"}
+    if op["defender"] is not None:
+        powers.add(op["defender"])
+    return all(at_war(state, ally, p) for p in powers)
 
 
 @step("op-support")

@@ -129,7 +129,8 @@ def _political_action(game: CataclysmGame, current: Step) -> None:
     if verb == "forfeit":
         game.note(f"{power} forfeits its flag")
         return
-    if verb == "posture":  # no check needed (LR 5.0, 12.3)
+    if verb == "posture":  # no check needed (LR 6.8, 12.3): a success, clearing every box (LR 5.4)
+        record_result(state, power, "special", success=True)
         change_posture(game, power, target)
         return
     if verb == "alliance":
@@ -149,8 +150,8 @@ def _political_action(game: CataclysmGame, current: Step) -> None:
         game.note(f"{power} escalates: automatic while belligerent (LR 6.4)")
         game.push("political-result", power=power, action="escalation", target="", success=True, dice=[])
         return
-    box = "special" if verb in special.SPECIAL_ACTIONS else verb
-    modifier = failed_action_bonus(state, power, box) + posture_penalty(game, power, verb)
+    box, which = ("special", verb) if verb in special.SPECIAL_ACTIONS else (verb, None)
+    modifier = failed_action_bonus(state, power, box, special=which) + posture_penalty(game, power, verb)
     if verb == "propaganda":
         modifier += home_front_modifier(game, power)
     if verb == "diplomacy":
@@ -178,8 +179,8 @@ def _political_result(game: CataclysmGame, current: Step) -> None:
         current["target"],
         current["success"],
     )
-    box = "special" if action in special.SPECIAL_ACTIONS else action
-    record_result(game.state, power, box, success=success, place_cube=action != "diplomacy")
+    box, which = ("special", action) if action in special.SPECIAL_ACTIONS else (action, None)
+    record_result(game.state, power, box, success=success, place_cube=action != "diplomacy", special=which)
     if not success:
         return
     state = game.state

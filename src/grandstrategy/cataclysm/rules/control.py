@@ -98,7 +98,8 @@ def _own_interests(module: Module, state: CataclysmState, power: str) -> set[str
     controlled = [a for a in in_play if controller(module, state, a) == power]
     found = set(controlled)
     for area_id in controlled:
-        found.update(edge.target for edge in module.neighbors(area_id))
+        # adjacent areas; a blue arrow joins areas for air units only and makes none adjacent (LR 2.3.4)
+        found.update(edge.target for edge in module.neighbors(area_id) if edge.kind != "air")
         if module.area(area_id).owner == power:  # across a single sea area from own home or colony areas
             for sea in module.sea_neighbors(area_id):
                 found.update(t for t in module.adjacent(sea, "naval") if not module.is_sea(t))

@@ -6,15 +6,15 @@ LR 5.5.2; escalation limits LR 6.4 and 12.2 (Status Quo); diplomacy modifiers LR
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from grandstrategy.cataclysm.module import Module
 from grandstrategy.cataclysm.module.schema import AreaStatus, Commitment, Ideology, Stability, WarStatus
 from grandstrategy.cataclysm.rules.control import at_war, belligerent, controller, ideology, victory_points
 from grandstrategy.cataclysm.state import CataclysmState
 
-ACTION_BOXES = ("alliance", "dow", "escalation", "maneuvers", "pressure", "propaganda", "special")
-"""Failed political action boxes: one per action type except diplomacy (LR 5.4; brief §6 #6)."""
+ACTION_BOXES = ("alliance", "declare-war", "escalation", "maneuvers", "pressure", "propaganda", "special")
+"""Failed political action boxes, named as the actions are: one per type but diplomacy (LR 5.4)."""
 
 STABILITY_TRACK = (Stability.STEADY, Stability.WAVERING, Stability.UNSTABLE)
 
@@ -39,27 +39,72 @@ def check_dice(module: Module, state: CataclysmState, power: str, *, extra_dice:
     return effectiveness(module, state, power) + extra_dice, 0
 
 
-def failed_action_bonus(state: CataclysmState, power: str, action: str) -> int:
-    """+1 per own cube in the box of the action now attempted (LR 5.4)."""
-    return state.powers[power].failed_actions.get(action, 0)
+def failed_action_bonus(state: CataclysmState, power: str, action: str, *, special: str | None = None) -> int:
+    """+1 per own cube in the box of the action now attempted (LR 5.4).
+
+    Cubes in the special box count only for the special action ``special`` that placed them
+    (LR 5.4 L1161, the reminder marker); cubes from a save that did not name it count for any.
+    """
+    line = state.powers[power]
+    if action == "special" and line.failed_special not in (None, special):
+        return 0
+    return line.failed_actions.get(action, 0)
 
 
 def record_result(
-    state: CataclysmState, power: str, action: str, *, success: bool, place_cube: bool = True
+    state: CataclysmState,
+    power: str,
+    action: str,
+    *,
+    success: bool,
+    place_cube: bool = True,
+    special: str | None = None,
+    partners: Sequence[str] = (),
 ) -> None:
     """Update failed-action cubes after a political action (LR 5.4).
 
     Success clears every box; a failure clears the other boxes and, except for diplomacy, may add
-    a cube to this action's box.
+    a cube to this action's box. Each special action (``special``) is its own type. A power that
+    attempts anything but an alliance also takes away the alliance cubes of the powers whose failed
+    alliance attempt it shared (LR 5.4 L1159); ``partners`` names them on such a failure (none for
+    a power joining an existing alliance, whose cubes are its own, LR 6.1.1).
     """
-    boxes = state.powers[power].failed_actions
-    if success:
-        boxes.clear()
-        return
-    kept = boxes.get(action, 0) + (1 if place_cube and action in ACTION_BOXES else 0)
+    line = state.powers[power]
+    boxes = line.failed_actions
+    if action != "alliance":
+        for partner in line.alliance_partners:
+            if partner in state.powers:
+                state.powers[partner].failed_actions.pop("alliance", None)
+                _forget_alliance_cubes(state, partner)
+    same_type = action != "special" or line.failed_special in (None, special)
+    kept = 0
+    if not success:
+        kept = boxes.get(action, 0) if same_type else 0
+        kept += 1 if place_cube and action in ACTION_BOXES else 0
     boxes.clear()
     if kept:
         boxes[action] = kept
+    line.failed_special = special if kept and action == "special" else None
+    if kept and action == "alliance":
+        line.alliance_partners = sorted(set(line.alliance_partners) | (set(partners) - {power}))
+    else:
+        _forget_alliance_cubes(state, power)
+
+
+def clear_failed_actions(state: CataclysmState, power: str) -> None:
+    """Remove all the power's cubes from the failed political action boxes (LR 5.5.3 step 4)."""
+    line = state.powers[power]
+    line.failed_actions.clear()
+    line.failed_special = None
+    _forget_alliance_cubes(state, power)
+
+
+def _forget_alliance_cubes(state: CataclysmState, power: str) -> None:
+    """The power has no alliance cubes left: it is nobody's partner in a failed attempt any more."""
+    state.powers[power].alliance_partners = []
+    for line in state.powers.values():
+        if power in line.alliance_partners:
+            line.alliance_partners = [p for p in line.alliance_partners if p != power]
 
 
 def provoked(module: Module, state: CataclysmState, actors: Iterable[str], *, kind: str) -> list[str]:
