@@ -279,6 +279,10 @@ def _combat_result(game: CataclysmGame, current: Step) -> None:
         side: [t for t in combatants(game, op, side) if _token_type(game, t) in FLEETS]
         for side in ("attacker", "defender")
     }
+    fight["naval_units"] = {
+        side: [t for t in combatants(game, op, side) if t.isdigit() and _class_of(game, t) == "naval"]
+        for side in ("attacker", "defender")
+    }
     if a_score == d_score:
         fight.update(winner=None, loser=None, losses=1, excess=False)
         game.note("the combat is a tie: one loss each (LR 10.7)")
@@ -566,11 +570,9 @@ def _aftermath(game: CataclysmGame, current: Step) -> None:
             conquered = True
             steps += _conquest(game, op)
     elif kind == "naval":
-        if (
-            op.get("winner") == "attacker"
-            and (_naval_left(game, op, "attacker") or op["variant"] == "base-capture")
-            and not _naval_left(game, op, "defender")
-        ):
+        # LR 10.9.2: which naval units are left decides, not who won; a tie that leaves only the
+        # attacker's naval units lets it stay (and take the base, LR 9.4.2)
+        if _naval_left(game, op, "attacker") and not _naval_left(game, op, "defender"):
             steps += _retreat_steps(game, op, _retreating(game, op, "defender", "naval"), "naval")
             if op["variant"] == "base-capture":
                 steps.append({"do": "capture-base", "op": op})
@@ -695,11 +697,10 @@ def _triumph(game: CataclysmGame, current: Step) -> None:
     if op["kind"] == "land":
         if not fight["land_units"]["attacker"] or not fight["land_units"]["defender"]:
             return
-        losing = fight["land_units"][loser]
-    else:
-        if not fight["fleets"][loser]:
-            return
-        losing = [*fight["land_units"][loser], *fight["fleets"][loser]]
+    elif not fight["fleets"][loser]:
+        return
+    # every losing power with a land or naval unit in the combat, sub packs included (LR 10.12)
+    losing = [*fight["land_units"][loser], *fight.get("naval_units", fight["fleets"])[loser]]
     steps: list[Step] = []
     champion = op["power"] if winner == "attacker" else op["defender"]
     if champion is not None:
@@ -742,10 +743,12 @@ def _regrouping_powers(game: CataclysmGame, op: Op, side: str) -> list[str]:
 
 def _regroup_places(game: CataclysmGame, op: Op, unit: Unit) -> list[str]:
     """Regroup destinations (LR 10.11); an invasion's origin counts as adjacent (LR 9.3.2); Germany
-    may not enter the demilitarized Ruhr (LR 12.1.1)."""
+    may not enter the demilitarized Ruhr (LR 12.1.1). Only a unit activated at extended range
+    regroups within extended range (LR 7.3.3)."""
     origin = op["origins"][0] if op["variant"] == "invasion" and op["origins"] else None
+    extended = unit.id in op.get("extended_units", [])
     places = regroup_destinations(
-        game.module, game.state, unit, op["target"], extended=bool(op.get("extended")), invasion_origin=origin
+        game.module, game.state, unit, op["target"], extended=extended, invasion_origin=origin
     )
     denied = denied_areas(game.state, unit.power)
     return [p for p in places if p not in denied]
