@@ -209,10 +209,15 @@ def test_only_units_activated_at_extended_range_regroup_within_it_lr_7_3_3() -> 
 
 def test_an_enemy_base_capture_removes_gibraltar_from_the_game_lr_9_4_2() -> None:
     """LR 9.4.2 (L1869-1875) with 2.3.3 (L444): Italy, at war with the UK, may make a base capture
-    against Gibraltar in Spain; winning it removes the special base from the game."""
+    against Gibraltar in Spain; winning it removes the special base from the game, and the British
+    fleet at sea that relied on it must retreat (not go to the cup, since this is an aftermath)."""
     game = setup(
         "europe-1939",
-        [("italy", "surface-fleet", "rome"), ("united-kingdom", "surface-fleet", "spain")],
+        [
+            ("italy", "surface-fleet", "rome"),
+            ("united-kingdom", "surface-fleet", "spain"),
+            ("united-kingdom", "surface-fleet", "mid-atlantic-ocean"),
+        ],
         [("italy", "united-kingdom")],
     )
     offensive(game, "italy", 1)
@@ -225,6 +230,14 @@ def test_an_enemy_base_capture_removes_gibraltar_from_the_game_lr_9_4_2() -> Non
     assert 2 not in _units(game)
     assert "spain" not in game.state.special_bases
     assert controller(MODULE, game.state, "spain") is None  # a special base never gave control
+    # the British fleet at sea next to Gibraltar loses its port in the aftermath: it must retreat
+    while game.pending is not None and "may not stay" not in game.pending.get("prompt", ""):
+        if game.pending["type"] == "chance":
+            roll(game, 6)
+        else:
+            choose(game, game.pending["power"], "done" if "done" in options(game) else options(game)[0])
+    assert game.pending is not None and game.pending["power"] == "united-kingdom"
+    assert "Mid-Atlantic" in game.pending["prompt"] and "to the cup" not in options(game)
 
 
 def test_gaining_control_of_spain_removes_gibraltar_even_for_the_uk_lr_2_3_3() -> None:
@@ -254,3 +267,36 @@ def _dice_left(game: CataclysmGame) -> int:
     """How many dice the pending effectiveness check rolls."""
     assert game.pending is not None and game.pending["type"] == "chance", game.pending
     return int(game.pending["then"]["left"])
+
+
+# ---- LR 2.2.4 / 2.3.3: a unit displaced in a combat's aftermath retreats, never to the cup -------
+
+
+def test_a_fleet_that_loses_its_port_in_a_conquest_must_retreat_lr_2_2_4() -> None:
+    """LR 2.2.4 (L320-322) with 10.9.1: Germany conquers Brittany; the French fleet in the Western
+    Approaches, held there by Brittany's port, may no longer stay. The loss comes in the aftermath
+    of a combat, so it must retreat: the action cup is not offered."""
+    game = setup(
+        "europe-1939",
+        [
+            ("germany", "tank-army", "paris"),
+            ("france", "infantry-army", "brittany"),
+            ("france", "surface-fleet", "western-approaches"),
+        ],
+        [("germany", "france")],
+    )
+    game.state.cubes["paris"] = {"germany": 2}
+    offensive(game, "germany", 1)
+    choose(game, "germany", "land operation against Brittany")
+    choose_starting(game, "germany", "activate #1 tank-army")
+    settle(game)
+    roll(game, 6, 5)  # Germany: 6
+    roll(game, 1)  # France: 1 -> six losses; the French army is destroyed
+    while game.pending is not None and "may not stay" not in game.pending.get("prompt", ""):
+        if game.pending["type"] == "chance":
+            roll(game, 6)  # stability tests
+        else:
+            choose(game, game.pending["power"], "done" if "done" in options(game) else options(game)[0])
+    assert controller(MODULE, game.state, "brittany") == "germany"
+    assert game.pending["power"] == "france" and "Western Approaches" in game.pending["prompt"]
+    assert "to the cup" not in options(game)

@@ -632,6 +632,7 @@ def _conquest_control(game: CataclysmGame, current: Step) -> None:
     op = current["op"]
     game.note(f"{op['power']} conquers {game.module.area(op['target']).name} (LR 10.9.1)")
     change_control(game, op["target"], op["power"])
+    sweep(game, aftermath=True)  # units that lose their place retreat, never to the cup (LR 2.2.4)
 
 
 @step("capture-base")
@@ -646,10 +647,13 @@ def _capture_base(game: CataclysmGame, current: Step) -> None:
         if owner is None or at_war(state, op["power"], owner):
             state.base_owners[key] = op["power"]
             game.note(f"{op['power']} captures the base in {module.area(target).name}")
-    if target in state.special_bases:
+    special = target in state.special_bases
+    if special:
         state.special_bases.remove(target)
         game.note(f"the special British base in {module.area(target).name} is removed from the game")
-    sweep(game)  # units that relied on the old owner's base must leave (LR 7.1.2)
+    # units that relied on the old owner's base must leave (LR 7.1.2); from a special British
+    # base removed in the aftermath they retreat and may not go to the cup (LR 2.3.3)
+    sweep(game, aftermath=special)
 
 
 @step("bombing-damage")
