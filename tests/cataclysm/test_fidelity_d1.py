@@ -209,15 +209,10 @@ def test_only_units_activated_at_extended_range_regroup_within_it_lr_7_3_3() -> 
 
 def test_an_enemy_base_capture_removes_gibraltar_from_the_game_lr_9_4_2() -> None:
     """LR 9.4.2 (L1869-1875) with 2.3.3 (L444): Italy, at war with the UK, may make a base capture
-    against Gibraltar in Spain; winning it removes the special base from the game, and the British
-    fleet at sea that relied on it must retreat (not go to the cup, since this is an aftermath)."""
+    against Gibraltar in Spain; winning it removes the special base from the game."""
     game = setup(
         "europe-1939",
-        [
-            ("italy", "surface-fleet", "rome"),
-            ("united-kingdom", "surface-fleet", "spain"),
-            ("united-kingdom", "surface-fleet", "mid-atlantic-ocean"),
-        ],
+        [("italy", "surface-fleet", "rome"), ("united-kingdom", "surface-fleet", "spain")],
         [("italy", "united-kingdom")],
     )
     offensive(game, "italy", 1)
@@ -230,14 +225,6 @@ def test_an_enemy_base_capture_removes_gibraltar_from_the_game_lr_9_4_2() -> Non
     assert 2 not in _units(game)
     assert "spain" not in game.state.special_bases
     assert controller(MODULE, game.state, "spain") is None  # a special base never gave control
-    # the British fleet at sea next to Gibraltar loses its port in the aftermath: it must retreat
-    while game.pending is not None and "may not stay" not in game.pending.get("prompt", ""):
-        if game.pending["type"] == "chance":
-            roll(game, 6)
-        else:
-            choose(game, game.pending["power"], "done" if "done" in options(game) else options(game)[0])
-    assert game.pending is not None and game.pending["power"] == "united-kingdom"
-    assert "Mid-Atlantic" in game.pending["prompt"] and "to the cup" not in options(game)
 
 
 def test_gaining_control_of_spain_removes_gibraltar_even_for_the_uk_lr_2_3_3() -> None:
@@ -300,3 +287,34 @@ def test_a_fleet_that_loses_its_port_in_a_conquest_must_retreat_lr_2_2_4() -> No
     assert controller(MODULE, game.state, "brittany") == "germany"
     assert game.pending["power"] == "france" and "Western Approaches" in game.pending["prompt"]
     assert "to the cup" not in options(game)
+
+
+# ---- LR 2.2.1: a fleet entering a two-coast area stands on the coast it reached ------------------
+
+
+def test_a_fleet_reaching_spain_from_the_mediterranean_stands_on_its_south_coast_lr_2_2_1() -> None:
+    """LR 2.2.1 (L280) with 10.10.2: the Italian fleet attacks Gibraltar from Rome by the Western
+    Mediterranean, so it stands on Spain's south coast; once the base is gone it may not stay in
+    neutral Spain and goes back to an Italian port by sea, rather than being stranded on the north
+    coast with nowhere to go."""
+    game = setup(
+        "europe-1939",
+        [("italy", "surface-fleet", "rome"), ("united-kingdom", "surface-fleet", "spain")],
+        [("italy", "united-kingdom")],
+    )
+    offensive(game, "italy", 1)
+    choose(game, "italy", "base capture at Spain")
+    choose_starting(game, "italy", "activate #1 surface-fleet")
+    settle(game)
+    assert game.state.units[0].coast == "south"
+    roll(game, 6, 5)  # Italy: 6
+    roll(game, 2, 1)  # the UK: 2 -> three losses
+    while game.pending is not None and "may not stay" not in game.pending.get("prompt", ""):
+        if game.pending["type"] == "chance":
+            roll(game, 6)
+        else:
+            choose(game, game.pending["power"], "done" if "done" in options(game) else options(game)[0])
+    assert game.pending is not None and game.pending["power"] == "italy"
+    assert options(game) == ["Lombardy", "Rome", "Sicily"]
+    choose(game, "italy", "Rome")
+    assert _units(game)[1] == ("surface-fleet", "rome")

@@ -166,6 +166,42 @@ def arrival_coast(module: Module, area_id: str, from_area: str) -> str | None:
     return graph_of(module).coast_of.get((area_id, from_area))
 
 
+def coast_on_arrival(module: Module, unit: Unit, area_id: str) -> str | None:
+    """The coast of ``area_id`` a unit stands on once it moves there from where it is (LR 2.2.1).
+
+    A naval unit reaching a two-coast area by naval movement stands on the coast whose sea it
+    reaches first from its area (and coast), passing only sea, mixed and special coastal areas;
+    when two coasts are as near, or it cannot get there by sea, on the first coast by name. Other
+    units and areas with one coast or none: the first coast by name, or None.
+    """
+    area = module.area(area_id)
+    if not area.coasts:
+        return None
+    default = sorted(area.coasts)[0]
+    graph = graph_of(module)
+    if graph.unit_class.get(unit.type) != "naval" or unit.area not in module.areas:
+        return default
+    if unit.area == area_id:
+        return unit.coast or default
+    passable = graph.sea | graph.mixed | graph.special_coastal
+    seen = {unit.area}
+    frontier = [unit.area]
+    while frontier:
+        found = sorted({graph.coast_of[(area_id, x)] for x in frontier if (area_id, x) in graph.coast_of})
+        if found:
+            return found[0]
+        following = []
+        for here in frontier:
+            if here != unit.area and here not in passable:
+                continue
+            for there in graph.naval_from(here, unit.coast if here == unit.area else None):
+                if there not in seen:
+                    seen.add(there)
+                    following.append(there)
+        frontier = following
+    return default
+
+
 def step_moves(
     module: Module, state: CataclysmState, unit: Unit, mode: Mode, *, op_target: str | None = None
 ) -> set[str]:
@@ -695,6 +731,7 @@ __all__ = [
     "MOVES",
     "RANGE",
     "arrival_coast",
+    "coast_on_arrival",
     "deployment_destinations",
     "friendly_airfields",
     "friendly_port_areas",
