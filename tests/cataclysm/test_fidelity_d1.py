@@ -318,3 +318,28 @@ def test_a_fleet_reaching_spain_from_the_mediterranean_stands_on_its_south_coast
     assert options(game) == ["Lombardy", "Rome", "Sicily"]
     choose(game, "italy", "Rome")
     assert _units(game)[1] == ("surface-fleet", "rome")
+
+
+# ---- LR 9.5.2 with 10.7: a tie's loss that intrinsic air defence cannot take damages a resource ----
+
+
+def test_a_strategic_bombing_tie_against_intrinsic_defence_damages_the_resource_lr_9_5_2() -> None:
+    """LR 9.5.2 (L1893-1895) with 10.7 (L2095): 4 against the Ruhr's one intrinsic die of 4 is a
+    tie, one loss each; the British bomber flips, and the German loss cannot be taken by any air
+    unit, so the resource is damaged. The attacker still retreats on the tie (LR 10.9.3)."""
+    game = setup(
+        "europe-1939",
+        [("united-kingdom", "strategic-air", "london"), ("germany", "infantry-army", "ruhr")],
+        [("united-kingdom", "germany")],
+    )
+    offensive(game, "united-kingdom", 1)
+    choose(game, "united-kingdom", "strategic bombing of Ruhr")
+    choose_starting(game, "united-kingdom", "activate #1 strategic-air")
+    settle(game)
+    roll(game, 4, 2)  # the UK: 4
+    roll(game, 4)  # Germany's intrinsic die: 4, a tie
+    assert _units(game)[1][0] == "tactical-air"  # the bomber took its loss
+    while game.pending is not None and game.pending["type"] == "decide":
+        choose(game, game.pending["power"], options(game)[0])
+    assert "ruhr" in game.state.damaged
+    assert _units(game)[1][1] != "ruhr"

@@ -284,7 +284,12 @@ def _combat_result(game: CataclysmGame, current: Step) -> None:
         for side in ("attacker", "defender")
     }
     if a_score == d_score:
-        fight.update(winner=None, loser=None, losses=1, excess=False)
+        # a tie's one loss that a bombed defender without air units cannot take still damages a
+        # resource (LR 9.5.2); there is no triumph on a tie (no winner, LR 10.7, 10.12)
+        unabsorbed = op["variant"] == "strategic-bombing" and not _eligible(
+            game, kind, combatants(game, op, "defender")
+        )
+        fight.update(winner=None, loser=None, losses=1, excess=unabsorbed)
         game.note("the combat is a tie: one loss each (LR 10.7)")
         game.push("combat-losses-applied", op=op, fight=fight)
         game.push("take-losses", op=op, fight=fight, side="attacker", left=1, total=1, primary=0)
@@ -589,7 +594,7 @@ def _aftermath(game: CataclysmGame, current: Step) -> None:
         if (
             op["variant"] == "strategic-bombing"
             and op.get("fight", {}).get("excess")
-            and winner == "attacker"
+            and op.get("winner") != "defender"
         ):
             steps.append({"do": "bombing-damage", "op": op})
     steps.append({"do": "triumph", "op": op})
