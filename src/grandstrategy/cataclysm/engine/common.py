@@ -70,8 +70,9 @@ def _check_result(game: CataclysmGame, current: Step) -> None:
 
 def set_area(game: CataclysmGame, unit: Unit, area_id: str) -> None:
     """Put a unit in an area; in an area with two coasts a naval unit stands on the coast it
-    reaches by sea, any other unit on the first (LR 2.2.1, ``rules.movement.coast_on_arrival``)."""
-    unit.coast = coast_on_arrival(game.module, unit, area_id)
+    reaches by sea (at a special base, the base's coast), any other unit on the first (LR 2.2.1, 2.3.3,
+    ``rules.movement.coast_on_arrival``)."""
+    unit.coast = coast_on_arrival(game.module, unit, area_id, game.state)
     unit.area = area_id
 
 
