@@ -14,6 +14,7 @@ from tests.cataclysm.test_operations import (
 )
 
 from grandstrategy.cataclysm.engine import CataclysmGame
+from grandstrategy.cataclysm.rules.movement import step_moves
 
 
 def _units(game: CataclysmGame) -> dict[int, tuple[str, str, str | None]]:
@@ -70,8 +71,6 @@ def test_gibraltar_is_entered_from_the_western_approaches_only_around_the_coast_
     the Western Approaches reaches Gibraltar in one move only through another sea, so a move of one
     area into Spain (the north coast) is not Gibraltar. In a deployment it goes round by the
     Mid-Atlantic and stands on the south coast."""
-    from grandstrategy.cataclysm.rules.movement import step_moves
-
     game = _gibraltar([("united-kingdom", "surface-fleet", "western-approaches")])
     game.state.cubes.pop("london")
     game.state.units = game.state.units[1:]
@@ -82,3 +81,32 @@ def test_gibraltar_is_entered_from_the_western_approaches_only_around_the_coast_
     choose_starting(game, "united-kingdom", "move #2 surface-fleet")
     choose(game, "united-kingdom", "Spain")
     assert _units(game)[2] == ("surface-fleet", "spain", "south")
+
+
+# ---- LR 3.7.2 with 2.2.1: the owner chooses the coast of a new fleet -------------------------------
+
+
+def test_a_new_fleet_in_lombardy_goes_on_the_coast_its_owner_chooses_lr_2_2_1() -> None:
+    """LR 3.7.2 (L783) with 2.2.1 (L280): Italy places a new surface fleet in Lombardy, which has an
+    Adriatic and a Tyrrhenian coast; Italy chooses the coast (here the east, Adriatic one), and the
+    fleet's own deployment then leaves only from that coast."""
+    game = setup("europe-1939", [], [])
+    game.push("place-unit", power="italy", unit_type="surface-fleet", choice="lombardy")
+    game.run()
+    assert game.pending is not None and "coast of Lombardy" in game.pending["prompt"]
+    assert options(game) == ["east", "west"]
+    choose(game, "italy", "east")
+    assert _units(game)[1] == ("surface-fleet", "lombardy", "east")
+    assert any(o.startswith("move #1 surface-fleet") for o in options(game))  # its deployment
+    fleet = game.state.units[0]
+    assert step_moves(game.module, game.state, fleet, "naval") == {"adriatic-sea"}
+
+
+def test_a_new_fleet_in_a_one_coast_area_is_placed_without_a_question_lr_3_7_2() -> None:
+    """LR 3.7.2 (L783): a fleet placed in Rome (one coast) needs no coast: the deployment of the new
+    unit is offered at once, as before."""
+    game = setup("europe-1939", [], [])
+    game.push("place-unit", power="italy", unit_type="surface-fleet", choice="rome")
+    game.run()
+    assert _units(game)[1] == ("surface-fleet", "rome", None)
+    assert any(o.startswith("move #1 surface-fleet") for o in options(game))
