@@ -358,3 +358,27 @@ def test_two_sixes_against_one_and_two_is_three_losses_lr_10_7_example() -> None
     assert game.pending is not None and "take a loss (3 to go" in game.pending["prompt"]  # no retreat
     choose(game, "france", "#3 france tactical-air")
     assert {u.power for u in game.state.units} == {"germany"}  # the last one had no choice left
+
+
+# ---- LR 4.3 with 2.3.3: Gibraltar is a friendly port for lines of communication --------------------
+
+
+def test_gibraltar_is_a_port_for_the_uks_lines_of_communication_lr_4_3() -> None:
+    """LR 4.3 (L949-953: a belligerent's LOC uses seas within two areas of a friendly port) with
+    2.3.3 (L438-441: a special base is a naval base like any other): with the Central and Eastern
+    Mediterranean bases in Italian hands, the Tyrrhenian Sea is within two areas of a British port
+    only through Gibraltar (by the Western Mediterranean, on its coast). The British sub pack
+    there, attacked by Italy, traces its LOC and is not in limited supply."""
+    game = setup(
+        "europe-1939",
+        [("italy", "surface-fleet", "rome"), ("united-kingdom", "submarine-pack", "tyrrhenian-sea")],
+        [("italy", "united-kingdom")],
+    )
+    game.state.base_owners["central-mediterranean#0"] = "italy"
+    game.state.base_owners["eastern-mediterranean#0"] = "italy"
+    offensive(game, "italy", 1)
+    choose(game, "italy", "naval operation against Tyrrhenian Sea")
+    choose_starting(game, "italy", "activate #1 surface-fleet")
+    settle(game)
+    assert not any("limited supply" in line for line in game.state.log)
+    assert _terms(game) == [2, 0, 2, 0]
