@@ -382,3 +382,21 @@ def test_gibraltar_is_a_port_for_the_uks_lines_of_communication_lr_4_3() -> None
     settle(game)
     assert not any("limited supply" in line for line in game.state.log)
     assert _terms(game) == [2, 0, 2, 0]
+
+
+def test_the_bots_answer_the_coast_of_a_new_fleet() -> None:
+    """The coast decision of LR 3.7.2 with 2.2.1 is an ordinary decision: the heuristic and random
+    bots answer it with a legal coast, and the game goes on to the new fleet's deployment."""
+    from grandstrategy.cataclysm.engine.invariants import problems
+    from grandstrategy.core.session import DecisionPoint
+    from grandstrategy.play.bots import HeuristicBot, RandomBot
+
+    for bot in (HeuristicBot(1), RandomBot(1)):
+        game = setup("europe-1939", [], [])
+        game.push("place-unit", power="italy", unit_type="surface-fleet", choice="lombardy")
+        game.run()
+        who = game.to_act()
+        decision = DecisionPoint(who, tuple(game.legal_actions()), game.phase())  # type: ignore[arg-type]
+        game.apply(bot.choose(game, decision))
+        assert game.state.units[0].coast in ("east", "west")
+        assert not problems(game)

@@ -197,7 +197,7 @@ def coast_on_arrival(
     if state is not None and area_id in graph.base_coast:
         snap = Snapshot(module, state)
         coast = snap.base_coast(unit.power, area_id)
-        if coast is not None and snap.friendly_special_base(unit.power, area_id, BaseKind.NAVAL):
+        if coast is not None:
             return coast
     if unit.area == area_id:
         return unit.coast or default

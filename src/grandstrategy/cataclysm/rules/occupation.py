@@ -555,7 +555,11 @@ class Snapshot:
         """The one coast a friendly port in a two-coast area has for the power: the coast of a
         special base it uses there, the area being no friendly area (LR 2.2.1, 2.3.3); else None."""
         coast = self.graph.base_coast.get(area_id)
-        if coast is None or self.friendly_area(power, area_id):
+        if (
+            coast is None
+            or self.friendly_area(power, area_id)
+            or not self.friendly_special_base(power, area_id, BaseKind.NAVAL)
+        ):
             return None
         return coast
 
