@@ -400,3 +400,29 @@ def test_the_bots_answer_the_coast_of_a_new_fleet() -> None:
         game.apply(bot.choose(game, decision))
         assert game.state.units[0].coast in ("east", "west")
         assert not problems(game)
+
+
+def test_one_army_across_a_strait_gives_the_defender_its_plus_one_lr_10_4() -> None:
+    """LR 10.4 step 2d (L2036) and 2.3.4 (L453), our reading: Japanese armies attack the Maritime
+    Territory from Hokkaido (across a strait) and from Manchuria (by land). The defender is
+    defending across a strait as long as any attacking army crosses one: +1 (and -1 for its
+    limited supply, as in the test above)."""
+    game = setup(
+        "campaign-1933",
+        [
+            ("japan", "infantry-army", "hokkaido"),
+            ("japan", "infantry-army", "manchuria"),
+            ("soviet-union", "infantry-army", "maritime-territory"),
+        ],
+        [("japan", "soviet-union")],
+    )
+    _land_attack(
+        game,
+        "japan",
+        "Maritime Territory",
+        "activate #1 infantry-army",
+        "activate #2 infantry-army",
+        actions=2,
+    )
+    assert "defender +1: adverse terrain, strait or invasion" in game.state.log[-1]
+    assert _terms(game) == [2, 0, 2, 0]
