@@ -164,9 +164,13 @@ def _place_unit(game: CataclysmGame, current: Step) -> None:
     if unit_class == "naval" and area.coasts and len(area.coasts) > 1:
         # LR 2.2.1: a naval unit in a two-coast area stands on one coast; the rules leave the coast
         # of a newly placed one to its owner (LR 3.7.2 places it, the owner placing)
+        seas = "; ".join(
+            f"{coast}: {', '.join(game.module.area(sea).name for sea in area.coasts[coast])}"
+            for coast in sorted(area.coasts)
+        )
         game.ask(
             current["power"],
-            f"choose the coast of {area.name} your new {current['unit_type']} stands on (LR 2.2.1)",
+            f"choose the coast of {area.name} your new {current['unit_type']} stands on ({seas}; LR 2.2.1)",
             sorted(area.coasts),
             "place-unit-on-coast",
             power=current["power"],
