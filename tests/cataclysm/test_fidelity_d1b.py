@@ -6,6 +6,8 @@ Each test sets up a situation, forces the dice and choices, and asserts what the
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.cataclysm.test_operations import (
     choose,
     choose_starting,
@@ -426,3 +428,31 @@ def test_one_army_across_a_strait_gives_the_defender_its_plus_one_lr_10_4() -> N
     )
     assert "defender +1: adverse terrain, strait or invasion" in game.state.log[-1]
     assert _terms(game) == [2, 0, 2, 0]
+
+
+def test_a_scenario_fleet_at_gibraltar_must_stand_on_its_coast_lr_2_3_3(tmp_path: Path) -> None:
+    """LR 2.2.1 (L280) with 2.3.3 (L438-441): the module check refuses a scenario that puts a British
+    fleet at Gibraltar on Spain's north coast, and accepts it on the south coast."""
+    import shutil
+
+    import yaml
+
+    from grandstrategy.cataclysm.module import DEFAULT_MODULE_DIR, check_module
+
+    for coast, refused in (("north", True), ("south", False)):
+        root = tmp_path / coast
+        shutil.copytree(DEFAULT_MODULE_DIR, root)
+        path = root / "scenarios" / "europe-1939.yaml"
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data["units"].append(
+            {
+                "power": "united-kingdom",
+                "type": "surface-fleet",
+                "area": "spain",
+                "coast": coast,
+                "provenance": "reconstructed",
+            }
+        )
+        path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+        found = [str(p) for p in check_module(root).problems]
+        assert any("Gibraltar stands on its coast, 'south'" in p for p in found) is refused, found
