@@ -248,7 +248,7 @@ def test_air_superiority_is_fought_with_the_augmentation_counted_twice_lr_10_3()
 
 
 def test_extended_range_and_supply_count_only_in_the_combat_of_their_units_lr_10_5_10_6() -> None:
-    """LR 7.3.3 (-1 to combats involving extended-range units), 10.5 step 2b-2c and 10.6 (L2058-2059,
+    """LR 7.3.3 (L1660: -1 to combats involving extended-range units), 10.5 step 2b-2c and 10.6 (L2058-2059,
     L2080-2081): Japan's strategic air force flies from Hokkaido at extended range with a carrier
     from Formosa at normal range; the British tactical air force supporting from Hong Kong
     (Guangdong) has no LOC. The air combat for superiority costs each side -1; the British win it
