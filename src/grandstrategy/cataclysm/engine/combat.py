@@ -279,8 +279,17 @@ def _combat_result(game: CataclysmGame, current: Step) -> None:
         side: [t for t in combatants(game, op, side) if _token_type(game, t) in FLEETS]
         for side in ("attacker", "defender")
     }
+    fight["naval_units"] = {
+        side: [t for t in combatants(game, op, side) if t.isdigit() and _class_of(game, t) == "naval"]
+        for side in ("attacker", "defender")
+    }
     if a_score == d_score:
-        fight.update(winner=None, loser=None, losses=1, excess=False)
+        # a tie's one loss that a bombed defender without air units cannot take still damages a
+        # resource (LR 9.5.2); there is no triumph on a tie (no winner, LR 10.7, 10.12)
+        unabsorbed = op["variant"] == "strategic-bombing" and not _eligible(
+            game, kind, combatants(game, op, "defender")
+        )
+        fight.update(winner=None, loser=None, losses=1, excess=unabsorbed)
         game.note("the combat is a tie: one loss each (LR 10.7)")
         game.push("combat-losses-applied", op=op, fight=fight)
         game.push("take-losses", op=op, fight=fight, side="attacker", left=1, total=1, primary=0)
@@ -566,11 +575,9 @@ def _aftermath(game: CataclysmGame, current: Step) -> None:
             conquered = True
             steps += _conquest(game, op)
     elif kind == "naval":
-        if (
-            op.get("winner") == "attacker"
-            and (_naval_left(game, op, "attacker") or op["variant"] == "base-capture")
-            and not _naval_left(game, op, "defender")
-        ):
+        # LR 10.9.2: which naval units are left decides, not who won; a tie that leaves only the
+        # attacker's naval units lets it stay (and take the base, LR 9.4.2)
+        if _naval_left(game, op, "attacker") and not _naval_left(game, op, "defender"):
             steps += _retreat_steps(game, op, _retreating(game, op, "defender", "naval"), "naval")
             if op["variant"] == "base-capture":
                 steps.append({"do": "capture-base", "op": op})
@@ -587,7 +594,7 @@ def _aftermath(game: CataclysmGame, current: Step) -> None:
         if (
             op["variant"] == "strategic-bombing"
             and op.get("fight", {}).get("excess")
-            and winner == "attacker"
+            and op.get("winner") != "defender"
         ):
             steps.append({"do": "bombing-damage", "op": op})
     steps.append({"do": "triumph", "op": op})
@@ -630,6 +637,7 @@ def _conquest_control(game: CataclysmGame, current: Step) -> None:
     op = current["op"]
     game.note(f"{op['power']} conquers {game.module.area(op['target']).name} (LR 10.9.1)")
     change_control(game, op["target"], op["power"])
+    sweep(game, aftermath=True)  # units that lose their place retreat, never to the cup (LR 2.2.4)
 
 
 @step("capture-base")
@@ -644,10 +652,13 @@ def _capture_base(game: CataclysmGame, current: Step) -> None:
         if owner is None or at_war(state, op["power"], owner):
             state.base_owners[key] = op["power"]
             game.note(f"{op['power']} captures the base in {module.area(target).name}")
-    if target in state.special_bases:
+    special = target in state.special_bases
+    if special:
         state.special_bases.remove(target)
         game.note(f"the special British base in {module.area(target).name} is removed from the game")
-    sweep(game)  # units that relied on the old owner's base must leave (LR 7.1.2)
+    # units that relied on the old owner's base must leave (LR 7.1.2); from a special British
+    # base removed in the aftermath they retreat and may not go to the cup (LR 2.3.3)
+    sweep(game, aftermath=special)
 
 
 @step("bombing-damage")
@@ -695,11 +706,10 @@ def _triumph(game: CataclysmGame, current: Step) -> None:
     if op["kind"] == "land":
         if not fight["land_units"]["attacker"] or not fight["land_units"]["defender"]:
             return
-        losing = fight["land_units"][loser]
-    else:
-        if not fight["fleets"][loser]:
-            return
-        losing = [*fight["land_units"][loser], *fight["fleets"][loser]]
+    elif not fight["fleets"][loser]:
+        return
+    # every losing power with a land or naval unit in the combat, sub packs included (LR 10.12)
+    losing = [*fight["land_units"][loser], *fight.get("naval_units", fight["fleets"])[loser]]
     steps: list[Step] = []
     champion = op["power"] if winner == "attacker" else op["defender"]
     if champion is not None:
@@ -742,10 +752,12 @@ def _regrouping_powers(game: CataclysmGame, op: Op, side: str) -> list[str]:
 
 def _regroup_places(game: CataclysmGame, op: Op, unit: Unit) -> list[str]:
     """Regroup destinations (LR 10.11); an invasion's origin counts as adjacent (LR 9.3.2); Germany
-    may not enter the demilitarized Ruhr (LR 12.1.1)."""
+    may not enter the demilitarized Ruhr (LR 12.1.1). Only a unit activated at extended range
+    regroups within extended range (LR 7.3.3)."""
     origin = op["origins"][0] if op["variant"] == "invasion" and op["origins"] else None
+    extended = unit.id in op.get("extended_units", [])
     places = regroup_destinations(
-        game.module, game.state, unit, op["target"], extended=bool(op.get("extended")), invasion_origin=origin
+        game.module, game.state, unit, op["target"], extended=extended, invasion_origin=origin
     )
     denied = denied_areas(game.state, unit.power)
     return [p for p in places if p not in denied]

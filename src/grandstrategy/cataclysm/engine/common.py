@@ -9,6 +9,7 @@ from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.rules.dice import check_succeeds
 from grandstrategy.cataclysm.rules.economy import build_cost
+from grandstrategy.cataclysm.rules.movement import coast_on_arrival
 from grandstrategy.cataclysm.rules.politics import check_dice, effectiveness, lower_stability
 from grandstrategy.cataclysm.state import Unit
 
@@ -68,10 +69,11 @@ def _check_result(game: CataclysmGame, current: Step) -> None:
 
 
 def set_area(game: CataclysmGame, unit: Unit, area_id: str) -> None:
-    """Put a unit in an area; in an area with two coasts it stands on the first (LR 2.3.4)."""
-    area = game.module.area(area_id)
+    """Put a unit in an area; in an area with two coasts a naval unit stands on the coast it
+    reaches by sea (at a special base, the base's coast), any other unit on the first (LR 2.2.1, 2.3.3,
+    ``rules.movement.coast_on_arrival``)."""
+    unit.coast = coast_on_arrival(game.module, unit, area_id, game.state)
     unit.area = area_id
-    unit.coast = sorted(area.coasts)[0] if area.coasts else None
 
 
 def unit_from_option(game: CataclysmGame, text: str) -> Unit:

@@ -163,16 +163,46 @@ def _room_for(game: CataclysmGame, power: str, area_id: str, unit_class: str) ->
 
 @step("place-unit")
 def _place_unit(game: CataclysmGame, current: Step) -> None:
-    state = game.state
     area = game.module.area(current["choice"])
-    unit = Unit(state.next_unit_id, current["power"], current["unit_type"], area.id)
+    unit_class = game.module.unit_types[current["unit_type"]].unit_class
+    if unit_class == "naval" and area.coasts and len(area.coasts) > 1:
+        # LR 2.2.1: a naval unit in a two-coast area stands on one coast; the rules leave the coast
+        # of a newly placed one to its owner (LR 3.7.2 places it, the owner placing)
+        seas = "; ".join(
+            f"{coast}: {', '.join(game.module.area(sea).name for sea in area.coasts[coast])}"
+            for coast in sorted(area.coasts)
+        )
+        game.ask(
+            current["power"],
+            f"choose the coast of {area.name} your new {current['unit_type']} stands on ({seas}; LR 2.2.1)",
+            sorted(area.coasts),
+            "place-unit-on-coast",
+            power=current["power"],
+            unit_type=current["unit_type"],
+            area=area.id,
+        )
+        return
+    _put_new_unit(game, current["power"], current["unit_type"], area.id, None)
+
+
+@step("place-unit-on-coast")
+def _place_unit_on_coast(game: CataclysmGame, current: Step) -> None:
+    _put_new_unit(game, current["power"], current["unit_type"], current["area"], current["choice"])
+
+
+def _put_new_unit(game: CataclysmGame, power: str, unit_type: str, area_id: str, coast: str | None) -> None:
+    """Place a new unit (on ``coast`` if given), then offer it a deployment of its own (LR 3.7.2)."""
+    state = game.state
+    area = game.module.area(area_id)
+    unit = Unit(state.next_unit_id, power, unit_type, area.id)
     set_area(game, unit, area.id)
+    if coast is not None:
+        unit.coast = coast
     state.units.append(unit)
-    game.push(
-        "deploy", power=current["power"], units=[state.next_unit_id], moved=[], offensive=False, played=True
-    )  # LR 3.7.2
+    game.push("deploy", power=power, units=[state.next_unit_id], moved=[], offensive=False, played=True)
     state.next_unit_id += 1
-    game.note(f"{current['power']} places a {current['unit_type']} in {area.name}")
+    where = f"{area.name} ({coast} coast)" if coast is not None else area.name
+    game.note(f"{power} places a {unit_type} in {where}")
 
 
 def upgradable(game: CataclysmGame, power: str, marker: str) -> list[Unit]:

@@ -19,10 +19,19 @@ from grandstrategy.cataclysm.state import Unit
 SWEEP = "occupation-sweep"
 
 
-def sweep(game: CataclysmGame) -> None:
-    """Queue a check of every unit's right to stay, unless one is already queued."""
-    if not any(frame.get("do") == SWEEP for frame in game.stack):
-        game.stack.insert(_insertion_point(game), {"do": SWEEP})
+def sweep(game: CataclysmGame, *, aftermath: bool = False) -> None:
+    """Queue a check of every unit's right to stay, unless one is already queued.
+
+    ``aftermath``: the change comes from a combat's aftermath (a conquest, a special British
+    base removed), so the units that must leave retreat and may not go to the cup instead
+    (LR 2.2.4, 2.3.3); the mark holds for the whole queued check.
+    """
+    queued = next((frame for frame in game.stack if frame.get("do") == SWEEP), None)
+    if queued is None:
+        queued = {"do": SWEEP}
+        game.stack.insert(_insertion_point(game), queued)
+    if aftermath:
+        queued["aftermath"] = True
 
 
 def _insertion_point(game: CataclysmGame) -> int:
@@ -58,19 +67,23 @@ def _sweep(game: CataclysmGame, current: Step) -> None:
     except ValueError:
         places = []
     options = [module.area(a).name for a in places if a != unit.area]
-    if unit.type not in ("fortress", "logistics"):
+    if unit.type not in ("fortress", "logistics") and not current.get("aftermath"):
         options.append("to the cup")
-    game.push(SWEEP)
+    game.push(SWEEP, **({"aftermath": True} if current.get("aftermath") else {}))
     if not options:
         _destroy(game, unit)
         return
     if len(options) == 1 and options[0] == "to the cup":
         _to_cup(game, unit)
         return
+    prompt = (
+        "retreat (LR 2.2.4, 2.3.3, 10.10)"
+        if current.get("aftermath")
+        else "retreat or go to the cup (LR 6.1.4, 7.1)"
+    )
     game.ask(
         unit.power,
-        f"your {unit.type} may not stay in {module.area(unit.area).name}: retreat or go to the cup"
-        " (LR 6.1.4, 7.1)",
+        f"your {unit.type} may not stay in {module.area(unit.area).name}: {prompt}",
         options,
         "occupation-sweep-answer",
         unit=unit.id,

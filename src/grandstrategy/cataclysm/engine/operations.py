@@ -76,13 +76,22 @@ def _opposing(game: CataclysmGame, a: str, b: str) -> bool:
 
 
 def _bases(game: CataclysmGame, area_id: str) -> list[tuple[str, str | None]]:
-    """(key, owner) of each base printed in the area, with its current owner."""
+    """(key, owner) of each base printed in the area, with its current owner, and of a special
+    British base standing there (LR 2.3.3), which a base capture may target too (LR 9.4.2)."""
     area = game.module.area(area_id)
-    return [
+    found = [
         (f"{area_id}#{i}", game.state.base_owners.get(f"{area_id}#{i}"))
         for i in range(len(area.bases))
         if f"{area_id}#{i}" in game.state.base_owners
     ]
+    special = area.special_base
+    if (
+        special is not None
+        and area_id in game.state.special_bases
+        and controller(game.module, game.state, area_id) is None
+    ):
+        found.append((f"{area_id}#special", special.owner))
+    return found
 
 
 def _hostile_units(game: CataclysmGame, power: str, area_id: str, *, surprise: bool) -> list[Unit]:

@@ -140,6 +140,8 @@ def _may_stand(module: Module, scenario: Scenario, unit: Placement) -> str | Non
         and controller is None
         and (_friendly(module, scenario, unit.power, special.owner))
     ):
+        if unit_class == "naval" and special.coast is not None and unit.coast not in (None, special.coast):
+            return f"a naval unit at {special.name} stands on its coast, '{special.coast}' (LR 2.2.1, 2.3.3)"
         return None
     who = f"controlled by {controller}" if controller else "uncontrolled"
     return f"the area is {who}, not friendly to {unit.power}"

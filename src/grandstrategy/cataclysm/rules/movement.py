@@ -113,6 +113,16 @@ def _naval_entry(
     return snap.friendly_special_base(power, area_id, kind)
 
 
+def _off_base_coast(snap: Snapshot, power: str, here: str, there: str, op_target: str | None) -> bool:
+    """Whether a naval move from ``here`` reaches ``there`` on a coast where the power may not stand:
+    in a two-coast area it enters only as a special base's guest, a fleet stands at the base, on the
+    base's coast, so it must arrive from one of that coast's seas (LR 2.2.1, 2.3.3)."""
+    if there not in snap.graph.base_coast or there == op_target:
+        return False
+    coast = snap.base_coast(power, there)
+    return coast is not None and snap.graph.coast_of.get((there, here)) != coast
+
+
 def _naval_onward(snap: Snapshot, power: str, area_id: str, op_target: str | None) -> bool:
     """Whether naval movement may go on from an area it entered (LR 2.2.1, 2.3.5, 7.3.1)."""
     if area_id == op_target or snap.delay_stops(area_id):
@@ -166,6 +176,50 @@ def arrival_coast(module: Module, area_id: str, from_area: str) -> str | None:
     return graph_of(module).coast_of.get((area_id, from_area))
 
 
+def coast_on_arrival(
+    module: Module, unit: Unit, area_id: str, state: CataclysmState | None = None
+) -> str | None:
+    """The coast of ``area_id`` a unit stands on once it moves there from where it is (LR 2.2.1).
+
+    A naval unit reaching a two-coast area by naval movement stands on the coast whose sea it
+    reaches first from its area (and coast), passing only sea, mixed and special coastal areas;
+    when two coasts are as near, or it cannot get there by sea, on the first coast by name. Given
+    the ``state``, a naval unit standing there only at a friendly special base stands on the base's
+    coast (LR 2.3.3). Other units and areas with one coast or none: the first coast by name, or None.
+    """
+    area = module.area(area_id)
+    if not area.coasts:
+        return None
+    default = sorted(area.coasts)[0]
+    graph = graph_of(module)
+    if graph.unit_class.get(unit.type) != "naval" or unit.area not in module.areas:
+        return default
+    if state is not None and area_id in graph.base_coast:
+        snap = Snapshot(module, state)
+        coast = snap.base_coast(unit.power, area_id)
+        if coast is not None:
+            return coast
+    if unit.area == area_id:
+        return unit.coast or default
+    passable = graph.sea | graph.mixed | graph.special_coastal
+    seen = {unit.area}
+    frontier = [unit.area]
+    while frontier:
+        found = sorted({graph.coast_of[(area_id, x)] for x in frontier if (area_id, x) in graph.coast_of})
+        if found:
+            return found[0]
+        following = []
+        for here in frontier:
+            if here != unit.area and here not in passable:
+                continue
+            for there in graph.naval_from(here, unit.coast if here == unit.area else None):
+                if there not in seen:
+                    seen.add(there)
+                    following.append(there)
+        frontier = following
+    return default
+
+
 def step_moves(
     module: Module, state: CataclysmState, unit: Unit, mode: Mode, *, op_target: str | None = None
 ) -> set[str]:
@@ -195,6 +249,7 @@ def step_moves(
             b
             for b in graph.naval_from(here, coast)
             if _naval_entry(snap, power, unit.type, b, op_target, check_range=op_target is None)
+            and (unit_class != "naval" or not _off_base_coast(snap, power, here, b, op_target))
         }
     return {b for b in graph.air[here] if _air_entry(snap, power, b, op_target, in_op=op_target is not None)}
 
@@ -377,6 +432,7 @@ def _naval_deployment(snap: Snapshot, power: str, unit_type: str, start: str, co
     graph = snap.graph
     enters = _sailable(snap, power, unit_type)
     stops = _no_sailing_on(snap, power)
+    based = graph.base_coast
     seen = {start}
     stack = [start]
     while stack:
@@ -384,6 +440,8 @@ def _naval_deployment(snap: Snapshot, power: str, unit_type: str, start: str, co
         if here != start and here in stops:
             continue
         for there in graph.naval_from(here, coast if here == start else None):
+            if there in based and _off_base_coast(snap, power, here, there, None):
+                continue
             if there in enters and there not in seen:
                 seen.add(there)
                 stack.append(there)
@@ -498,7 +556,9 @@ def _op_reach(snap: Snapshot, unit: Unit, start: str, steps: int, target: str | 
                 if there in distance:
                     continue
                 if naval:
-                    ok = _naval_entry(snap, power, unit.type, there, target, check_range=False)
+                    ok = _naval_entry(
+                        snap, power, unit.type, there, target, check_range=False
+                    ) and not _off_base_coast(snap, power, here, there, target)
                 else:
                     ok = _air_entry(snap, power, there, target, in_op=True)
                 if ok:
@@ -695,6 +755,7 @@ __all__ = [
     "MOVES",
     "RANGE",
     "arrival_coast",
+    "coast_on_arrival",
     "deployment_destinations",
     "friendly_airfields",
     "friendly_port_areas",

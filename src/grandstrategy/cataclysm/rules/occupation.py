@@ -127,6 +127,12 @@ class MapGraph:
         self.special_base: dict[str, SpecialBase] = {
             a.id: a.special_base for a in module.areas.values() if a.special_base is not None
         }
+        self.base_coast: dict[str, str] = {
+            a.id: a.special_base.coast
+            for a in module.areas.values()
+            if a.special_base is not None and a.special_base.coast is not None and a.coasts
+        }
+        """Two-coast areas whose special base stands on one coast (LR 2.2.1, 2.3.3): the coast."""
         self.minor_army: dict[str, int] = {
             a.id: a.minor_army.count for a in module.areas.values() if a.minor_army is not None
         }
@@ -545,6 +551,28 @@ class Snapshot:
             )
         return found
 
+    def base_coast(self, power: str, area_id: str) -> str | None:
+        """The one coast a friendly port in a two-coast area has for the power: the coast of a
+        special base it uses there, the area being no friendly area (LR 2.2.1, 2.3.3); else None."""
+        coast = self.graph.base_coast.get(area_id)
+        if (
+            coast is None
+            or self.friendly_area(power, area_id)
+            or not self.friendly_special_base(power, area_id, BaseKind.NAVAL)
+        ):
+            return None
+        return coast
+
+    def serves(self, power: str, port: str, sea: str) -> bool:
+        """Whether the friendly port ``port`` serves the adjacent ``sea`` (LR 7.1.2): a special base on
+        one coast of a two-coast area serves only that coast's seas (LR 2.2.1, 2.3.3)."""
+        if not self.is_port(power, port):
+            return False
+        if port not in self.graph.base_coast:
+            return True
+        coast = self.base_coast(power, port)
+        return coast is None or self.graph.coast_of.get((port, sea)) == coast
+
     def is_port(self, power: str, area_id: str) -> bool:
         """A friendly port area (LR 2.2.2, 2.3.3): a friendly coastal area or a friendly naval base."""
         if self._position is not None:
@@ -646,7 +674,10 @@ class Snapshot:
             for area_id in frontier:
                 if area_id not in ports and not self.naval_transit(power, area_id):
                     continue
-                for target in self.graph.naval[area_id]:
+                onward = self.graph.naval[area_id]
+                if area_id in self.graph.base_coast and area_id in ports:
+                    onward = self.graph.naval_from(area_id, self.base_coast(power, area_id))
+                for target in onward:
                     if target not in found and target in self.in_play:
                         found.add(target)
                         following.append(target)
@@ -745,7 +776,7 @@ def _sea_caps(
     if snap.belligerent(power) and not blocked:
         graph = snap.graph
         neighbours = graph.naval[area_id]
-        if any(snap.is_port(power, n) for n in neighbours):
+        if any(snap.serves(power, n, area_id) for n in neighbours):
             naval = max(naval, 1)
             fleet = max(fleet, 1)
         if any(snap.is_airfield(power, n) for n in graph.air[area_id]):
@@ -764,10 +795,10 @@ def _sub_reach(snap: Snapshot, power: str, area_id: str) -> bool:
     """Whether the sea area is at most two sea or mixed areas from a friendly port (LR 7.1.2)."""
     naval = snap.graph.naval
     for near in naval[area_id]:
-        if snap.is_port(power, near):
+        if snap.serves(power, near, area_id):
             return True
         if snap.naval_transit(power, near) and any(
-            far != area_id and snap.is_port(power, far) for far in naval[near]
+            far != area_id and snap.serves(power, far, near) for far in naval[near]
         ):
             return True
     return False

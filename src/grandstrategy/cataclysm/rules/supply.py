@@ -58,6 +58,22 @@ class _Map:
         self._near: dict[str, frozenset[str]] = {}
         self._in_play: dict[frozenset[str], frozenset[str]] = {}
 
+    def near_base(self, port: str) -> frozenset[str]:
+        """Sea areas within two areas of a special base's port: through its coast's seas alone when
+        it stands on one coast of a two-coast area (LR 2.2.1, 2.3.3), else as :meth:`near`."""
+        area = self.module.areas[port]
+        coast = area.special_base.coast if area.special_base is not None else None
+        if not area.coasts or coast is None or coast not in area.coasts:
+            return self.near(port)
+        key = f"{port}@{coast}"
+        found = self._near.get(key)
+        if found is None:
+            seas = {sea for sea in area.coasts[coast] if sea in self.sea}
+            for first in list(seas):
+                seas |= {a for a in self.module.naval_reach(first, 1) if a in self.sea}
+            found = self._near[key] = frozenset(seas)
+        return found
+
     def near(self, port: str) -> frozenset[str]:
         """Sea areas within two areas of the port by naval movement (the port too, if a sea area)."""
         found = self._near.get(port)
@@ -104,9 +120,30 @@ class _Friendly:
 def friendly_ports(module: Module, state: CataclysmState, powers: Iterable[str]) -> set[str]:
     """Port areas friendly to any of ``powers`` (LR 2.2.2).
 
-    Coastal areas that they (or belligerent allies) control, and seas holding their naval bases.
+    Coastal areas that they (or belligerent allies) control, seas holding their naval bases, and
+    uncontrolled countries holding a friendly special naval base (LR 2.3.3).
     """
-    return _friendly_ports(module, state, _Friendly(module, state, set(powers)))
+    friendly = _Friendly(module, state, set(powers))
+    return _friendly_ports(module, state, friendly) | _special_ports(module, state, friendly)
+
+
+def _special_ports(module: Module, state: CataclysmState, friendly: _Friendly) -> set[str]:
+    """Uncontrolled countries whose special naval base is friendly: ports like any naval base (LR 2.3.3)."""
+    found: set[str] = set()
+    for area_id in state.special_bases:
+        area = module.areas.get(area_id)
+        special = area.special_base if area is not None else None
+        if (
+            area is None
+            or special is None
+            or special.kind is not BaseKind.NAVAL
+            or area.map.value not in state.maps
+            or controller(module, state, area_id) is not None
+        ):
+            continue
+        if friendly(special.owner):
+            found.add(area_id)
+    return found
 
 
 def _friendly_ports(module: Module, state: CataclysmState, friendly: _Friendly) -> set[str]:
@@ -197,9 +234,11 @@ def _loc_search(
     facts = _map_of(module)
     sea = facts.sea
     in_play = facts.in_play(state.maps)
-    near_ports = (
-        _seas_near(module, _friendly_ports(module, state, friendly)) if belligerent(state, power) else None
-    )
+    near_ports: set[str] | None = None
+    if belligerent(state, power):
+        near_ports = _seas_near(module, _friendly_ports(module, state, friendly))
+        for port in _special_ports(module, state, friendly):  # LR 2.3.3: a port like any naval base
+            near_ports |= facts.near_base(port)
     chinese = state.chinese_armies
 
     def enterable(area_id: str) -> bool:
