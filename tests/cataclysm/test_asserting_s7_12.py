@@ -328,7 +328,7 @@ def test_the_attacker_chooses_among_several_powers_with_matching_units_lr_9_1_1(
     assert options(game) == ["france", "united-kingdom"]
     choose(game, "germany", "united-kingdom")
     settle(game)
-    assert pending_op(game)["defender"] == "united-kingdom" if game.pending["type"] == "decide" else True
+    assert pending_op(game)["defender"] == "united-kingdom"
 
 
 def test_a_unit_matching_the_operation_beats_the_controller_lr_9_1_1() -> None:

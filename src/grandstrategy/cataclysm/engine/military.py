@@ -56,7 +56,10 @@ def _military_action(game: CataclysmGame, current: Step) -> None:
         if power == "germany" and "rhineland" in game.state.markers:
             options.append("remilitarize rhineland")  # LR 12.1.1: by a military action too
         if belligerent(game.state, power):
-            options += build_options(game, power, left) + atomic.build_option(game, power)
+            refit = _refit_marker(game, power) is not None
+            options += build_options(game, power, left, dreadnought_refit=refit) + atomic.build_option(
+                game, power
+            )
         options += atomic.targets(game, power)
         if _deployable(game, power, None):
             options.append("deploy")
@@ -69,6 +72,13 @@ def _military_action(game: CataclysmGame, current: Step) -> None:
         "military-action-answer",
         **{k: v for k, v in current.items() if k != "do"},
     )
+
+
+def _refit_marker(game: CataclysmGame, power: str) -> str | None:
+    """The power's Dreadnought Refit marker while available: a fleet built by a build action costs
+    one build less, as in production (LR 8.3 with 12.1.2, 12.2.1)."""
+    marker = f"dreadnought-refit-{power}"
+    return marker if marker in game.state.markers else None
 
 
 @step("military-action-answer")
@@ -106,7 +116,10 @@ def _military_action_answer(game: CataclysmGame, current: Step) -> None:
         return
     if choice.startswith("build "):
         item = choice.removeprefix("build ")
-        cost, next_turn = build_cost(game.module, power, item)
+        refit = _refit_marker(game, power) if item == "surface-fleet" else None
+        cost, next_turn = build_cost(game.module, power, item, dreadnought_refit=refit is not None)
+        if refit is not None:
+            game.state.markers.remove(refit)  # the Dreadnought Refit leaves play (LR 12.1.2, 12.2.1)
         counter = take_built(game, power, item)
         if next_turn:
             game.state.turn_track.setdefault(game.state.turn + 2, []).append(counter)
