@@ -7,10 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from grandstrategy.cataclysm.engine import CataclysmGame
-from grandstrategy.cataclysm.module.schema import Commitment
 from tests.cataclysm.test_operations import (
-    MODULE,
     bare_game,
     choose,
     choose_starting,
@@ -21,11 +18,19 @@ from tests.cataclysm.test_operations import (
     setup,
 )
 
+from grandstrategy.cataclysm.engine import CataclysmGame
+from grandstrategy.cataclysm.module.schema import Commitment
+
 
 def pending_op(game: CataclysmGame) -> dict[str, Any]:
     """The running operation's record: carried by the open decision, or by the step under it."""
     assert game.pending is not None
-    frames = [game.pending["then"], *reversed(game.stack)]
+    frames: list[dict[str, Any]] = []
+    then = game.pending["then"]
+    while isinstance(then, dict):  # a die roll nests the step it returns to
+        frames.append(then)
+        then = then.get("then")
+    frames += reversed(game.stack)
     op = next(f["op"] for f in frames if isinstance(f.get("op"), dict))
     assert isinstance(op, dict)
     return op
@@ -327,7 +332,6 @@ def test_the_attacker_chooses_among_several_powers_with_matching_units_lr_9_1_1(
     assert game.pending is not None and "primary defender" in game.pending["prompt"]
     assert options(game) == ["france", "united-kingdom"]
     choose(game, "germany", "united-kingdom")
-    settle(game)
     assert pending_op(game)["defender"] == "united-kingdom"
 
 

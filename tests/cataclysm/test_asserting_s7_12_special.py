@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from grandstrategy.cataclysm.engine import CataclysmGame
 from tests.cataclysm.test_operations import bare_game, choose, offensive, options, setup
+
+from grandstrategy.cataclysm.engine import CataclysmGame
 
 
 def _construct(game: CataclysmGame, power: str, builds: int) -> None:
