@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.cataclysm.test_operations import (
+    MODULE,
     bare_game,
     choose,
     choose_starting,
@@ -504,3 +505,133 @@ def test_an_invasion_is_never_a_surprise_attack_lr_9_3_2() -> None:
     menu = options(game)
     assert any(o.startswith("surprise land operation") for o in menu), menu
     assert not any(o.startswith("surprise invasion") for o in menu)
+
+
+# ---- 7.1.4 Logistics units and 8.4.1 ----------------------------------------------------------------
+
+
+def test_a_logistics_unit_moves_only_in_the_deployment_of_its_play_lr_7_1_4() -> None:
+    """LR 7.1.4 (L1582) and 8.4.1 (L1734): a logistics unit on the map is never moved by a deployment
+    (it may only be withdrawn), while one just played from the cup may move."""
+    game = setup(
+        "europe-1939",
+        [("france", "logistics", "paris"), ("france", "infantry-army", "brittany")],
+        [("france", "germany")],
+    )
+    game.state.powers["france"].force_pool["logistics"] = 0  # the one logistics counter is on the map
+    offensive(game, "france", 1)
+    choose(game, "france", "deploy")
+    assert not any(o.startswith("move #1 logistics") for o in options(game))
+    assert "withdraw #1 logistics in Paris" in options(game)
+    choose(game, "france", "withdraw #1 logistics in Paris")
+    assert "unit:france:logistics" in game.state.cup
+    game = setup("europe-1939", [], [("france", "germany")])
+    game.state.powers["france"].force_pool["logistics"] = 0
+    game.push("place-unit", power="france", unit_type="logistics", choice="paris")
+    game.run()
+    assert any(o.startswith("move #1 logistics") for o in options(game))
+
+
+def test_a_logistics_unit_is_destroyed_when_its_base_is_captured_lr_7_1_4() -> None:
+    """LR 7.1.4 (L1584): a logistics unit whose base stops being friendly is destroyed, back to its
+    owner's force pool (never retreated or sent to the cup)."""
+    game = setup(
+        "europe-1939",
+        [("italy", "surface-fleet", "sicily"), ("united-kingdom", "logistics", "central-mediterranean")],
+        [("italy", "united-kingdom")],
+    )
+    game.state.powers["united-kingdom"].force_pool["logistics"] = 0
+    offensive(game, "italy", 1)
+    choose(game, "italy", "base capture at Central Mediterranean")
+    choose_starting(game, "italy", "activate #1 surface-fleet")
+    settle(game)
+    while game.pending is not None and game.pending["type"] == "decide":
+        choose(game, game.pending["power"], "done" if "done" in options(game) else options(game)[0])
+    assert game.state.base_owners["central-mediterranean#0"] == "italy"
+    assert not any(u.type == "logistics" for u in game.state.units)
+    assert game.state.powers["united-kingdom"].force_pool["logistics"] == 1
+    assert "unit:united-kingdom:logistics" not in game.state.cup
+
+
+# ---- 7.2.1 Land movement ------------------------------------------------------------------------------
+
+
+def test_land_movement_crosses_straits_and_connectors_but_not_seas_lr_7_2_1() -> None:
+    """LR 7.2.1 (L1604): land movement goes to adjacent land or mixed areas, across black crossing
+    arrows (straits) and white connectors; never into a sea area, nor over an air-only arrow."""
+    from grandstrategy.cataclysm.rules.movement import step_moves
+    from grandstrategy.cataclysm.state import Unit
+
+    game = bare_game("campaign-1933")
+    state = game.state
+    rome = Unit(900, "italy", "infantry-army", "rome")
+    moves = step_moves(MODULE, state, rome, "land")
+    assert "sicily" in moves and "lombardy" in moves
+    assert "tyrrhenian-sea" not in moves
+    london = Unit(901, "united-kingdom", "infantry-army", "london")
+    assert "benelux" not in step_moves(MODULE, state, london, "land")  # an air-only arrow
+    urals = Unit(902, "soviet-union", "infantry-army", "urals")
+    assert "siberia" in step_moves(MODULE, state, urals, "land")  # a white map connector
+
+
+# ---- 9.4.1 Naval operations and 9.5.1 Air operations ------------------------------------------------
+
+
+def test_fleets_on_patrol_and_submarines_are_never_activated_lr_9_4_1() -> None:
+    """LR 9.4.1 (L1853-1857): only fleets in a friendly port area are activated; a fleet in a sea area
+    without a friendly naval base is on patrol, and a submarine pack never operates."""
+    game = setup(
+        "europe-1939",
+        [
+            ("united-kingdom", "surface-fleet", "scotland"),
+            ("united-kingdom", "surface-fleet", "north-sea"),
+            ("united-kingdom", "submarine-pack", "scotland"),
+            ("germany", "surface-fleet", "norwegian-sea"),
+        ],
+        [("united-kingdom", "germany")],
+    )
+    offensive(game, "united-kingdom", 1)
+    choose(game, "united-kingdom", "naval operation against Norwegian Sea")
+    menu = options(game)
+    assert any(o.startswith("activate #1 surface-fleet in Scotland") for o in menu)
+    assert not any(o.startswith("activate #2") or o.startswith("activate #3") for o in menu)
+
+
+def test_a_naval_operation_needs_an_enemy_naval_unit_or_strategic_air_force_lr_9_4_1() -> None:
+    """LR 9.4.1 (L1859): the target must hold an enemy naval unit or strategic air force; an area with
+    only an enemy tactical air force is no naval target (it is an air target)."""
+    from grandstrategy.cataclysm.engine.operations import valid_target
+
+    game = setup(
+        "europe-1939",
+        [("united-kingdom", "surface-fleet", "scotland"), ("germany", "tactical-air", "north-sea")],
+        [("united-kingdom", "germany")],
+    )
+    assert not valid_target(game, "united-kingdom", "naval", None, "north-sea", surprise=False)
+    assert valid_target(game, "united-kingdom", "air", None, "north-sea", surprise=False)
+    game.state.units[1].type = "strategic-air"
+    assert valid_target(game, "united-kingdom", "naval", None, "north-sea", surprise=False)
+
+
+def test_an_air_operation_needs_enemy_air_and_air_units_at_a_friendly_airfield_lr_9_5_1() -> None:
+    """LR 9.5.1 (L1881-1883): air units at a friendly airfield area are activated against a target
+    holding an enemy air unit; an area with only an enemy army is no air target, and an air force
+    on patrol in a sea area without a friendly air base is not activated."""
+    game = setup(
+        "europe-1939",
+        [
+            ("united-kingdom", "tactical-air", "london"),
+            ("united-kingdom", "strategic-air", "north-sea"),
+            ("germany", "infantry-army", "benelux"),
+            ("germany", "tactical-air", "ruhr"),
+        ],
+        [("united-kingdom", "germany")],
+    )
+    game.state.cubes["benelux"] = {"germany": 1}
+    offensive(game, "united-kingdom", 1)
+    menu = options(game)
+    assert "air operation against Benelux" not in menu
+    assert "air operation against Ruhr" in menu
+    choose(game, "united-kingdom", "air operation against Ruhr")
+    assert not any(o.startswith("activate #2") for o in options(game))
+    assert any(o.startswith("activate #1 tactical-air in London") for o in options(game))
