@@ -635,3 +635,73 @@ def test_an_air_operation_needs_enemy_air_and_air_units_at_a_friendly_airfield_l
     choose(game, "united-kingdom", "air operation against Ruhr")
     assert not any(o.startswith("activate #2") for o in options(game))
     assert any(o.startswith("activate #1 tactical-air in London") for o in options(game))
+
+
+# ---- 8.4.2 Subsequent activation ----------------------------------------------------------------------
+
+
+def test_units_that_operated_may_deploy_later_in_the_offensive_lr_8_4_2() -> None:
+    """LR 8.4.2 (L1744): activation does not bar a later deployment in the same offensive (only the
+    reverse is barred)."""
+    game = setup(
+        "europe-1939",
+        [("germany", "tank-army", "ruhr"), ("france", "infantry-army", "paris")],
+        [("germany", "france")],
+    )
+    game.state.cubes["benelux"] = {"france": 1}
+    offensive(game, "germany", 2)
+    choose(game, "germany", "land operation against Benelux")
+    choose_starting(game, "germany", "activate #1 tank-army")
+    choose(game, "germany", "augment 0")
+    settle(game)
+    roll(game, 6, 5)
+    roll(game, 2)  # the empty Benelux falls
+    while game.pending is not None and "military action" not in game.pending["prompt"]:
+        choose(game, game.pending["power"], "done" if "done" in options(game) else options(game)[0])
+    assert "deploy" in options(game)
+    choose(game, "germany", "deploy")
+    assert any(o.startswith("move #1 tank-army") for o in options(game))
+
+
+# ---- 9.2 Operation sequence -----------------------------------------------------------------------------
+
+
+def _spain(actions: int) -> CataclysmGame:
+    """France at war with Germany attacks an ungarrisoned Spain aligned with a neutral Italy."""
+    game = setup(
+        "europe-1939",
+        [("france", "infantry-army", "provence"), ("germany", "infantry-army", "berlin")],
+        [("france", "germany")],
+    )
+    game.state.cubes["spain"] = {"italy": 1}
+    offensive(game, "france", actions)
+    choose(game, "france", "land operation against Spain")
+    choose_starting(game, "france", "activate #1 infantry-army")
+    return game
+
+
+def test_a_failed_democracy_check_forfeits_only_that_action_before_any_augmentation_lr_9_2() -> None:
+    """LR 9.2 steps 2-3 (L1808-1809): the Democracy's check comes before augmentation; when it fails
+    the operation is cancelled and its action lost, no augmentation is spent and no flag is gained,
+    and the offensive's other actions remain."""
+    game = _spain(2)
+    flags = {p: line.available_flags for p, line in game.state.powers.items()}
+    assert game.pending is not None and "attack on Spain" in game.pending["label"]
+    roll(game, 3)  # a failed check
+    assert game.pending is not None and "military action (1 left" in game.pending["prompt"]
+    assert {p: line.available_flags for p, line in game.state.powers.items()} == flags
+
+
+def test_after_a_passed_check_the_attacker_augments_before_the_provocation_flags_lr_9_2() -> None:
+    """LR 9.2 steps 2-4: once the check passes, augmentation is declared, then provoked powers gain
+    their flags, then supply and movement follow."""
+    game = _spain(2)
+    roll(game, 6)
+    assert options(game) == ["augment 0", "augment 1"]
+    assert {u.id: u.area for u in game.state.units}[1] == "provence"  # nobody has moved yet
+    choose(game, "france", "augment 1")
+    assert game.pending is not None and game.pending["power"] == "italy"
+    assert "place the flag" in game.pending["prompt"]
+    assert {u.id: u.area for u in game.state.units}[1] == "provence"
+    settle(game)
+    assert {u.id: u.area for u in game.state.units}[1] == "spain"

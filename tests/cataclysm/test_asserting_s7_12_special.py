@@ -58,3 +58,15 @@ def test_the_refit_also_serves_a_build_military_action_lr_12_1_2() -> None:
     assert "dreadnought-refit-italy" not in state.markers
     assert any("unit:italy:surface-fleet" in items for items in state.turn_track.values())
     assert game.pending is None
+
+
+def test_the_abyssinian_adventure_is_for_a_non_belligerent_italy_only_lr_12_1_2() -> None:
+    """LR 12.1.2 (L2449): Italy may try the Abyssinian Adventure only while non-belligerent."""
+    from grandstrategy.cataclysm.engine.politics import political_options
+    from grandstrategy.cataclysm.engine.war_start import make_war
+
+    game = bare_game("campaign-1933")
+    assert "abyssinian-adventure" in political_options(game, "italy")
+    make_war(game, [("italy", "france")])
+    game.stack.clear()
+    assert "abyssinian-adventure" not in political_options(game, "italy")
