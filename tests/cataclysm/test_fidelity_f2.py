@@ -1,0 +1,78 @@
+"""Fidelity of the sequence of play (LR 3) and political actions (LR 6.2-6.8), through the engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.cataclysm.test_operations import choose, options, roll, settle, setup
+
+from grandstrategy.cataclysm.engine import CataclysmGame
+from grandstrategy.cataclysm.module.schema import Commitment
+
+
+def _operation(node: Any) -> dict[str, Any] | None:
+    """The operation record carried somewhere in a pending decision or chance."""
+    if isinstance(node, dict):
+        if "defender" in node and "attackers" in node:
+            return node
+        values: list[Any] = list(node.values())
+    elif isinstance(node, list):
+        values = node
+    else:
+        return None
+    for value in values:
+        found = _operation(value)
+        if found is not None:
+            return found
+    return None
+
+
+def _lorraine_dow(peace_with: str) -> CataclysmGame:
+    """Germany (mobilization) at war with France and the UK, but at peace by armistice with
+    ``peace_with``; a French and a British army share Lorraine; Germany plays a flag."""
+    game = setup(
+        "europe-1939",
+        [
+            ("germany", "infantry-army", "ruhr"),
+            ("france", "infantry-army", "lorraine"),
+            ("united-kingdom", "infantry-army", "lorraine"),
+        ],
+        [("germany", "france"), ("germany", "united-kingdom")],
+    )
+    state = game.state
+    state.peace.append(sorted(["germany", peace_with]))
+    state.powers["germany"].commitment = Commitment.MOBILIZATION
+    state.powers["germany"].available_flags -= 1
+    game.push("play-counter", counter="flag:germany", source="cup")
+    game.run()
+    return game
+
+
+def test_dow_operation_primary_defender_is_the_target_lr_6_2() -> None:
+    """LR 6.2 (L1437): the operation after a DOW has one of the DOW's targets as primary defender.
+    With a French and a British army in Lorraine, Germany declaring war on France may not then
+    pick the UK (an enemy already) as primary defender (LR 9.1.1 choice is narrowed to France)."""
+    game = _lorraine_dow("france")
+    choose(game, "germany", "declare-war france")
+    roll(game, 6, 6, 6)
+    settle(game)
+    choose(game, "germany", "land operation against Lorraine")
+    choose(game, "germany", "activate #1 infantry-army in Ruhr")
+    assert game.pending is not None and game.pending["type"] == "chance", game.pending
+    op = _operation(game.pending)
+    assert op is not None and op["defender"] == "france"
+
+
+def test_dow_operation_counts_a_target_that_is_not_first_in_the_area_lr_6_2() -> None:
+    """LR 6.2, 9.1.1: the UK may be chosen primary defender in Lorraine beside a French army, so a
+    DOW on the UK followed by that attack is legal, and the UK is the primary defender."""
+    game = _lorraine_dow("united-kingdom")
+    assert "declare-war united-kingdom" in options(game)
+    choose(game, "germany", "declare-war united-kingdom")
+    roll(game, 6, 6, 6)
+    settle(game)
+    assert options(game) == ["land operation against Lorraine"]
+    choose(game, "germany", "land operation against Lorraine")
+    choose(game, "germany", "activate #1 infantry-army in Ruhr")
+    op = _operation(game.pending)
+    assert op is not None and op["defender"] == "united-kingdom"
