@@ -76,3 +76,37 @@ def test_dow_operation_counts_a_target_that_is_not_first_in_the_area_lr_6_2() ->
     choose(game, "germany", "activate #1 infantry-army in Ruhr")
     op = _operation(game.pending)
     assert op is not None and op["defender"] == "united-kingdom"
+
+
+def _flag_menu(game: CataclysmGame, power: str) -> list[str]:
+    """The political actions offered when ``power`` plays a flag drawn from the cup."""
+    game.state.powers[power].available_flags -= 1
+    game.push("play-counter", counter=f"flag:{power}", source="cup")
+    game.run()
+    return options(game)
+
+
+def test_pressure_needs_a_belligerent_and_a_non_enemy_lr_6_6() -> None:
+    """LR 6.6: the designated power is a non-enemy; one of the two is belligerent. Germany at war
+    with the UK may press Italy, France, the USSR (not its enemy, the UK); the USSR at peace may
+    press Germany (belligerent) but not France (not belligerent either)."""
+    game = setup("europe-1939", [], [("germany", "united-kingdom")])
+    game.state.alliances.pop("democracy", None)
+    menu = _flag_menu(game, "germany")
+    assert {"pressure italy", "pressure france", "pressure soviet-union"} <= set(menu)
+    assert "pressure united-kingdom" not in menu
+    game = setup("europe-1939", [], [("germany", "united-kingdom")])
+    game.state.alliances.pop("democracy", None)
+    menu = _flag_menu(game, "soviet-union")
+    assert "pressure germany" in menu and "pressure united-kingdom" in menu
+    assert "pressure france" not in menu and "pressure italy" not in menu
+
+
+def test_no_pressure_on_a_power_without_an_available_flag_lr_3_3_6_6() -> None:
+    """LR 3.3 (L745), 5.2.2, 6.6: success would give Italy a flag it does not have (forfeit), so
+    no change to the game: pressure on Italy is not an action Germany may attempt."""
+    game = setup("europe-1939", [], [("germany", "united-kingdom")])
+    game.state.powers["italy"].available_flags = 0
+    menu = _flag_menu(game, "germany")
+    assert "pressure italy" not in menu
+    assert "pressure soviet-union" in menu

@@ -59,6 +59,8 @@ def political_options(game: CataclysmGame, power: str) -> list[str]:
     for other, other_line in state.powers.items():
         if other == power or not other_line.active or at_war(state, power, other):
             continue
+        if other_line.available_flags == 0:
+            continue  # its flag would be forfeit: no change to the game (LR 3.3, 5.2.2)
         if belligerent(state, power) or belligerent(state, other):
             options.append(f"pressure {other}")
     options.append("maneuvers")
