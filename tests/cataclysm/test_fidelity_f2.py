@@ -110,3 +110,24 @@ def test_no_pressure_on_a_power_without_an_available_flag_lr_3_3_6_6() -> None:
     menu = _flag_menu(game, "germany")
     assert "pressure italy" not in menu
     assert "pressure soviet-union" in menu
+
+
+def test_dow_may_target_any_two_allied_powers_lr_6_2() -> None:
+    """LR 6.2 (L1420): several targets are allowed when allied with each other, so two members
+    of a three-power alliance may be targeted without the third (which then joins or leaves as an
+    ally of a target, LR 6.1.3). Only declarations an operation can follow are offered."""
+    game = setup(
+        "europe-1939",
+        [("germany", "infantry-army", "ruhr"), ("france", "infantry-army", "lorraine")],
+        [],
+    )
+    state = game.state
+    state.alliances["democracy"] = ["france", "united-kingdom", "united-states"]
+    state.powers["germany"].commitment = Commitment.MOBILIZATION
+    declarations = [o for o in _flag_menu(game, "germany") if o.startswith("declare-war")]
+    assert declarations == [
+        "declare-war france",
+        "declare-war france+united-kingdom",
+        "declare-war france+united-states",
+        "declare-war france+united-kingdom+united-states",
+    ]
