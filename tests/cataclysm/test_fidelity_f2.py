@@ -131,3 +131,13 @@ def test_dow_may_target_any_two_allied_powers_lr_6_2() -> None:
         "declare-war france+united-states",
         "declare-war france+united-kingdom+united-states",
     ]
+
+
+def test_no_maneuvers_when_no_military_action_is_possible_lr_3_3_6_5() -> None:
+    """LR 3.3 (L745), 6.5: maneuvers whose success could only be forfeited changes nothing, so it
+    is not offered: the US of 1939, with nothing to deploy, build or attack, has no maneuvers; a
+    power with a unit to deploy has."""
+    game = setup("europe-1939", [("france", "infantry-army", "paris")], [])
+    assert "maneuvers" not in _flag_menu(game, "united-states")
+    game = setup("europe-1939", [("france", "infantry-army", "paris")], [])
+    assert "maneuvers" in _flag_menu(game, "france")

@@ -65,7 +65,8 @@ def political_options(game: CataclysmGame, power: str) -> list[str]:
             continue  # its flag would be forfeit: no change to the game (LR 3.3, 5.2.2)
         if belligerent(state, power) or belligerent(state, other):
             options.append(f"pressure {other}")
-    options.append("maneuvers")
+    if _military_action_possible(game, power):
+        options.append("maneuvers")  # only when it could lead to a military action (LR 3.3, 6.5)
     options += war_declarations(game, power)
     options += special.special_options(game, power)
     options += posture_options(game, power)
@@ -82,6 +83,13 @@ def political_options(game: CataclysmGame, power: str) -> list[str]:
             continue  # the Stresa Front (LR 12.1)
         options.append(f"diplomacy {area_id}")
     return options
+
+
+def _military_action_possible(game: CataclysmGame, power: str) -> bool:
+    """Whether one military action could do anything now (maneuvers, LR 6.5 with LR 3.3)."""
+    from grandstrategy.cataclysm.engine.military import any_military_action
+
+    return any_military_action(game, power)
 
 
 def war_declarations(game: CataclysmGame, power: str) -> list[str]:
