@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.cataclysm.test_operations import choose, options, roll, settle, setup
+from tests.cataclysm.test_operations import bare_game, choose, options, roll, settle, setup
 
 from grandstrategy.cataclysm.engine import CataclysmGame
+from grandstrategy.cataclysm.engine.common import return_to_card
 from grandstrategy.cataclysm.module.schema import Commitment
 
 
@@ -141,3 +142,24 @@ def test_no_maneuvers_when_no_military_action_is_possible_lr_3_3_6_5() -> None:
     assert "maneuvers" not in _flag_menu(game, "united-states")
     game = setup("europe-1939", [("france", "infantry-army", "paris")], [])
     assert "maneuvers" in _flag_menu(game, "france")
+
+
+def test_a_flag_reserved_when_japan_ends_the_treaty_may_interrupt_lr_3_4_3_5() -> None:
+    """LR 3.4 (L753), 3.5 (L757), 12.1.3: Japan ends the Washington Naval Treaty before a draw; the
+    UK puts the flag it gains in reserve, and may interrupt with it before that same draw."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    for line in state.powers.values():
+        if line.reserve is not None:
+            return_to_card(game, line.reserve)
+            line.reserve = None
+    state.last_ideology = None
+    game.push("action-window")
+    game.run()
+    choose(game, "japan", "end")
+    place = {"united-kingdom": "reserve", "united-states": "cup"}
+    while game.pending is not None and "place the flag" in game.pending["prompt"]:
+        choose(game, game.pending["power"], place[game.pending["power"]])
+    assert state.powers["united-kingdom"].reserve == "flag:united-kingdom"
+    assert game.pending is not None and game.pending["power"] == "united-kingdom"
+    assert options(game) == ["pass", "interrupt"]

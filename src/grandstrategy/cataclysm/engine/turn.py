@@ -56,6 +56,18 @@ def _ideology_of(game: CataclysmGame, counter: str) -> str | None:
 def _action_window(game: CataclysmGame, current: Step) -> None:
     """Before each draw, powers may interrupt with their reserve, highest effectiveness first (LR 3.5)."""
     state = game.state
+    if "wnt" in state.markers and state.powers.get("japan") is not None and state.powers["japan"].active:
+        # Japan may end the treaty at any time (LR 12.1.3); the flags it gives may be reserved and
+        # so used to interrupt before this draw: the candidates are found after the answer
+        game.then({"do": "wnt-offer"}, {"do": "interrupt-window"})
+        return
+    _interrupt_window(game, current)
+
+
+@step("interrupt-window")
+def _interrupt_window(game: CataclysmGame, current: Step) -> None:
+    """The powers that may interrupt now (LR 3.5), offered in decreasing effectiveness order."""
+    state = game.state
     candidates = []
     for power in power_order(game, decreasing=True):
         reserve = state.powers[power].reserve
@@ -66,14 +78,10 @@ def _action_window(game: CataclysmGame, current: Step) -> None:
         if not counters.playable(game, power, reserve, from_reserve=True):
             continue
         candidates.append(power)
-    steps: list[Step] = []
-    if "wnt" in state.markers and state.powers.get("japan") is not None and state.powers["japan"].active:
-        steps.append({"do": "wnt-offer"})  # Japan may end the treaty at any time (LR 12.1.3)
     if candidates:
-        steps.append({"do": "interrupt-offer", "candidates": candidates, "index": 0, "passed": []})
+        game.push("interrupt-offer", candidates=candidates, index=0, passed=[])
     else:
-        steps.append({"do": "draw"})
-    game.then(*steps)
+        game.push("draw")
 
 
 @step("wnt-offer")
