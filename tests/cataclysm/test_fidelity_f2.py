@@ -163,3 +163,184 @@ def test_a_flag_reserved_when_japan_ends_the_treaty_may_interrupt_lr_3_4_3_5() -
     assert state.powers["united-kingdom"].reserve == "flag:united-kingdom"
     assert game.pending is not None and game.pending["power"] == "united-kingdom"
     assert options(game) == ["pass", "interrupt"]
+
+
+def _reserve_from_cup(game: CataclysmGame, power: str, counter: str) -> None:
+    """Move one of ``power``'s counters from the cup to its reserve (its old reserve back to the card)."""
+    game.state.cup.remove(counter)
+    line = game.state.powers[power]
+    if line.reserve is not None:
+        return_to_card(game, line.reserve)
+    line.reserve = counter
+
+
+def _interrupt_askers(game: CataclysmGame) -> list[str]:
+    """Pass every interrupt offer until the draw; the powers asked, in order."""
+    asked = []
+    while game.pending is not None and game.pending["type"] == "decide":
+        assert "interrupt" in game.pending["prompt"], game.pending
+        asked.append(game.pending["power"])
+        choose(game, game.pending["power"], "pass")
+    assert game.pending is not None and game.pending["kind"] == "draw", game.pending
+    return asked
+
+
+def test_home_front_marker_bars_its_ideology_from_interrupting_next_lr_3_5() -> None:
+    """LR 3.5 (L759): a Home Front marker drawn counts as its ideology's counter, so after
+    Germany's Home Front, Italy may not interrupt before the next draw; the UK still may."""
+    game = bare_game()
+    _reserve_from_cup(game, "italy", "flag:italy")
+    game.push("action-window")
+    game.run()
+    assert _interrupt_askers(game) == ["united-kingdom", "italy"]  # decreasing effectiveness
+    game.apply_chance("home-front:germany")
+    roll(game, 6, 6, 6)  # the home front stability test passes
+    while game.pending is not None and "deployment" in game.pending["prompt"]:
+        choose(game, "germany", "done")
+    assert _interrupt_askers(game) == ["united-kingdom"]
+
+
+def test_any_ideology_may_interrupt_after_a_crisis_draw_lr_3_5() -> None:
+    """LR 3.5 (L759): the bar is on the ideology whose counter was drawn or played last; a Crisis
+    marker drawn after an Italian play belongs to nobody, so Italy may interrupt again."""
+    game = bare_game()
+    _reserve_from_cup(game, "italy", "flag:italy")
+    game.state.last_ideology = "fascism"
+    game.push("action-window")
+    game.run()
+    assert _interrupt_askers(game) == ["united-kingdom"]
+    game.apply_chance("crisis")
+    roll(game, 6, 6, 6, 6)  # peacetime 6-6, which changes nothing, rerolled once: no effect
+    assert game.state.last_ideology is None
+    assert _interrupt_askers(game) == ["united-kingdom", "italy"]
+
+
+def test_a_reserved_counter_replaced_is_rejected_and_a_rejected_one_goes_back_lr_3_4_3_6() -> None:
+    """LR 3.4 (L753): the UK puts a drawn flag in reserve, so its reserved offensive is rejected
+    back to its available markers; LR 3.6 (L765): a German flag rejected returns to available."""
+    game = bare_game()
+    uk, germany = game.state.powers["united-kingdom"], game.state.powers["germany"]
+    offensives, flags = uk.available_offensives, germany.available_flags
+    game.push("action-window")
+    game.run()
+    _interrupt_askers(game)
+    game.apply_chance("flag:united-kingdom")
+    assert options(game) == ["play", "reserve", "reject"]
+    choose(game, "united-kingdom", "reserve")
+    assert uk.reserve == "flag:united-kingdom" and uk.available_offensives == offensives + 1
+    _interrupt_askers(game)
+    game.apply_chance("flag:germany")
+    choose(game, "germany", "reject")
+    assert germany.available_flags == flags + 1 and germany.reserve is None
+
+
+def test_an_upgrade_with_no_unit_to_improve_waits_or_goes_lr_3_7_3() -> None:
+    """LR 3.7.3 (L793): with no unit the upgrade could flip, Germany must reject it, reserve it
+    or put it on the turn track for next turn; it cannot be played."""
+    game = setup("europe-1939", [("germany", "tactical-air", "berlin")], [])
+    state = game.state
+    state.cup.append("upgrade:germany:army")
+    game.push("draw")
+    game.run()
+    game.apply_chance("upgrade:germany:army")
+    assert options(game) == ["reserve", "reject", "next turn"]
+    choose(game, "germany", "next turn")
+    assert "upgrade:germany:army" in state.turn_track[state.turn + 2]
+
+
+def _answer_all(game: CataclysmGame, answers: dict[str, str] | None = None) -> None:
+    """Answer every decision with the first option whose prompt holds no key of ``answers``
+    (otherwise the option given), until chance speaks or nothing is pending."""
+    answers = answers or {}
+    while game.pending is not None and game.pending["type"] == "decide":
+        prompt = game.pending["prompt"]
+        pick = next((v for k, v in answers.items() if k in prompt), options(game)[0])
+        choose(game, game.pending["power"], pick)
+
+
+def test_escalation_offensives_example_with_the_ruhr_lr_6_4_2() -> None:
+    """LR 6.4.2 (L1485-1487): Germany mobilizes; one offensive per industrial resource it traces an
+    LOC to (Berlin, Ruhr), plus one for the Ruhr limited resource it chooses to count, which
+    leaves play. The offensives go to the cup, one may be reserved."""
+    game = bare_game()
+    state = game.state
+    germany = state.powers["germany"]
+    offensives, cup = germany.available_offensives, state.cup.count("offensive:germany")
+    assert "escalation" in _flag_menu(game, "germany")
+    choose(game, "germany", "escalation")
+    roll(game, 6, 6, 6)
+    _answer_all(game, {"limited resource": "count", "one may go to reserve": "reserve"})
+    assert germany.commitment is Commitment.MOBILIZATION and germany.escalated_this_turn
+    assert "Ruhr" in state.used_limited
+    assert germany.available_offensives == offensives - 3
+    assert state.cup.count("offensive:germany") == cup + 2 and germany.reserve == "offensive:germany"
+
+
+def test_escalation_while_belligerent_is_automatic_once_a_turn_lr_6_4() -> None:
+    """LR 6.4 (L1465-1471): a belligerent escalates without a check, may reach total war (which
+    starts Global War, the last turn two turns on or 1945-46, LR 6.4.1), and only once a turn."""
+    game = setup("europe-1939", [], [("germany", "france")])
+    state = game.state
+    germany = state.powers["germany"]
+    germany.commitment = Commitment.MOBILIZATION
+    assert "escalation" in _flag_menu(game, "germany")
+    choose(game, "germany", "escalation")
+    assert any("automatic while belligerent" in line for line in state.log)  # no dice rolled
+    _answer_all(game)
+    assert germany.commitment is Commitment.TOTAL_WAR
+    assert state.global_war_turn == 1945 and state.war_status.value == "global"
+    germany.commitment = Commitment.MOBILIZATION  # even with room left, a second one is barred
+    assert "escalation" not in _flag_menu(game, "germany")
+
+
+def test_total_war_needs_a_belligerent_or_global_war_lr_6_4() -> None:
+    """LR 6.4 (L1463): at mobilization and at peace, with no Global War, Italy may not escalate."""
+    game = setup("europe-1939", [], [])
+    game.state.powers["italy"].commitment = Commitment.MOBILIZATION
+    assert "escalation" not in _flag_menu(game, "italy")
+
+
+def test_declaration_of_war_needs_mobilization_or_total_war_lr_6_2() -> None:
+    """LR 6.2 (L1424): Germany at rearmament may not declare war even with an attack to make."""
+    units = [("germany", "infantry-army", "ruhr"), ("france", "infantry-army", "lorraine")]
+    game = setup("europe-1939", units, [])
+    assert not [o for o in _flag_menu(game, "germany") if o.startswith("declare-war")]
+    game = setup("europe-1939", units, [])
+    game.state.powers["germany"].commitment = Commitment.TOTAL_WAR
+    assert "declare-war france" in _flag_menu(game, "germany")
+
+
+def test_ally_of_a_target_that_leaves_the_alliance_gains_no_flag_lr_6_2() -> None:
+    """LR 6.2 (L1431): the ally of a target joins the war (with a provocation flag, without DOW
+    requirements) or breaks the alliance; breaking gives it no flag."""
+    units = [("germany", "infantry-army", "ruhr"), ("france", "infantry-army", "lorraine")]
+    for answer, flag in (("join the war", 1), ("break the alliance", 0)):
+        game = setup("europe-1939", units, [])
+        state = game.state
+        state.powers["germany"].commitment = Commitment.MOBILIZATION
+        uk_flags = state.powers["united-kingdom"].available_flags
+        _flag_menu(game, "germany")
+        choose(game, "germany", "declare-war france")
+        roll(game, 6, 6, 6)
+        assert options(game) == ["join the war", "break the alliance"]  # the UK at rearmament
+        choose(game, "united-kingdom", answer)
+        settle(game)
+        assert state.powers["united-kingdom"].available_flags == uk_flags - flag
+
+
+def test_propaganda_bears_the_home_front_penalty_lr_6_7() -> None:
+    """LR 6.7 (L1507): France at mobilization (-1) and wavering: a 5 on its die becomes 4, a
+    failure; at rearmament the same 5 succeeds and France is steady again."""
+    from grandstrategy.cataclysm.module.schema import Stability
+
+    for commitment, after in (
+        (Commitment.MOBILIZATION, Stability.WAVERING),
+        (Commitment.REARMAMENT, Stability.STEADY),
+    ):
+        game = setup("europe-1939", [], [])
+        france = game.state.powers["france"]
+        france.commitment, france.stability = commitment, Stability.WAVERING
+        assert "propaganda" in _flag_menu(game, "france")
+        choose(game, "france", "propaganda")
+        roll(game, 5)  # France: effectiveness 1, one die
+        assert france.stability is after
