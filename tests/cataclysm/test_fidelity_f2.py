@@ -344,3 +344,33 @@ def test_propaganda_bears_the_home_front_penalty_lr_6_7() -> None:
         choose(game, "france", "propaganda")
         roll(game, 5)  # France: effectiveness 1, one die
         assert france.stability is after
+
+
+def test_end_phase_resolves_leftover_home_fronts_in_increasing_order_lr_3_8() -> None:
+    """LR 3.8 (L853-859): leftover Home Front markers are resolved in increasing effectiveness
+    order (Italy 1 before Germany 3); leftover flags and the reserve go to the holding box."""
+    game = bare_game()
+    state = game.state
+    keep = ["flag:germany", "flag:germany", "home-front:germany", "home-front:italy"]
+    for counter in state.cup:
+        if counter in keep:
+            continue
+        if counter.split(":")[0] in ("crisis", "cw-resolution", "home-front"):
+            state.turn_track.setdefault(state.turn + 2, []).append(counter)
+        else:
+            return_to_card(game, counter)
+    state.cup = keep
+    _reserve_from_cup(game, "germany", "flag:germany")
+    game.push("end-phase")
+    game.run()
+    tests = []
+    while game.pending is not None and state.phase == "end":
+        if game.pending["type"] == "chance":
+            tests.append(game.pending["label"].split()[0])
+            roll(game, 6)
+        else:
+            choose(game, game.pending["power"], "done" if "done" in options(game) else options(game)[0])
+    assert tests[0] == "italy" and "germany" in tests[1:]
+    # the cup's flag and the reserve, plus the flag of the next administration phase (LR 3.2.2)
+    assert state.powers["germany"].reserve is None
+    assert state.powers["germany"].holding_box.count("flag:germany") == 3
