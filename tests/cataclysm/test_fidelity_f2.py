@@ -374,3 +374,52 @@ def test_end_phase_resolves_leftover_home_fronts_in_increasing_order_lr_3_8() ->
     # the cup's flag and the reserve, plus the flag of the next administration phase (LR 3.2.2)
     assert state.powers["germany"].reserve is None
     assert state.powers["germany"].holding_box.count("flag:germany") == 3
+
+
+def test_an_upgrade_flips_a_unit_and_goes_back_to_the_force_pool_lr_3_7_3() -> None:
+    """LR 3.7.3 (L791): Germany's army upgrade, drawn and played, flips its infantry army in
+    Berlin (LOC from its production sites) to a tank army; the marker returns to the force pool."""
+    game = setup("europe-1939", [("germany", "infantry-army", "berlin")], [])
+    state = game.state
+    state.cup.append("upgrade:germany:army")
+    game.push("draw")
+    game.run()
+    game.apply_chance("upgrade:germany:army")
+    assert options(game) == ["play", "reserve", "reject"]
+    choose(game, "germany", "play")
+    choose(game, "germany", "berlin #1")
+    assert state.units[0].type == "tank-army"
+    assert state.powers["germany"].force_pool.get("upgrade:army") == 1
+
+
+def test_a_unit_played_goes_to_a_production_site_then_may_deploy_lr_3_7_2() -> None:
+    """LR 3.7.2 (L783-785): a German infantry army drawn and played is placed at a production
+    site on its regular side; Germany may then deploy that unit alone."""
+    game = setup("europe-1939", [("germany", "infantry-army", "berlin")], [])
+    state = game.state
+    state.powers["germany"].force_pool["army"] -= 1
+    state.cup.append("unit:germany:infantry-army")
+    game.push("draw")
+    game.run()
+    game.apply_chance("unit:germany:infantry-army")
+    choose(game, "germany", "play")
+    assert "berlin" in options(game) and "silesia" not in options(game)
+    choose(game, "germany", "berlin")
+    placed = state.units[-1]
+    assert placed.type == "infantry-army" and placed.area == "berlin"
+    menu = options(game)
+    assert menu[0] == "done" and all(f"#{placed.id}" in o for o in menu[1:])  # that unit alone
+
+
+def test_home_front_at_civilian_has_no_stability_test_lr_3_7_6() -> None:
+    """LR 3.7.6 (L837): the US at civilian draws its Home Front: no test, the marker goes to the
+    next turn."""
+    game = bare_game()
+    state = game.state
+    game.push("draw")
+    game.run()
+    game.apply_chance("home-front:united-states")
+    assert "home-front:united-states" in state.turn_track[state.turn + 2]
+    assert not any("stability test" in line for line in state.log)
+    # no die rolled; the UK, a Democracy like the US, may not interrupt: the next draw comes
+    assert game.pending is not None and game.pending["kind"] == "draw"
