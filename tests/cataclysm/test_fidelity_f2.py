@@ -423,3 +423,30 @@ def test_home_front_at_civilian_has_no_stability_test_lr_3_7_6() -> None:
     assert not any("stability test" in line for line in state.log)
     # no die rolled; the UK, a Democracy like the US, may not interrupt: the next draw comes
     assert game.pending is not None and game.pending["kind"] == "draw"
+
+
+def test_pressure_success_gives_the_designated_power_a_flag_lr_6_6() -> None:
+    """LR 6.6 (L1499): Germany, at war with the UK, presses Italy; on success Italy gains a flag,
+    which it places in the cup or reserve (LR 5.2.2)."""
+    game = setup("europe-1939", [], [("germany", "united-kingdom")])
+    italy = game.state.powers["italy"]
+    flags = italy.available_flags
+    _flag_menu(game, "germany")
+    choose(game, "germany", "pressure italy")
+    roll(game, 6, 6, 6)
+    assert game.pending is not None and game.pending["power"] == "italy"
+    choose(game, "italy", "reserve")
+    assert italy.reserve == "flag:italy" and italy.available_flags == flags - 1
+
+
+def test_posture_change_by_flag_needs_no_check_lr_6_8() -> None:
+    """LR 6.8 (L1518): a Communist power changes posture with its flag, no die rolled."""
+    game = setup("europe-1939", [], [])
+    soviet = game.state.powers["soviet-union"]
+    if soviet.posture is None:
+        soviet.posture = "political-purges"
+    menu = _flag_menu(game, "soviet-union")
+    other = next(o for o in menu if o.startswith("posture "))
+    choose(game, "soviet-union", other)
+    assert game.pending is None or game.pending["type"] == "decide"
+    assert soviet.posture == other.removeprefix("posture ") and soviet.posture_changed
