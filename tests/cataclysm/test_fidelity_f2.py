@@ -450,3 +450,29 @@ def test_posture_change_by_flag_needs_no_check_lr_6_8() -> None:
     choose(game, "soviet-union", other)
     assert game.pending is None or game.pending["type"] == "decide"
     assert soviet.posture == other.removeprefix("posture ") and soviet.posture_changed
+
+
+def test_leftover_counters_stay_in_the_cup_until_home_fronts_are_resolved_lr_3_8() -> None:
+    """LR 3.8 (L855-859): steps 1-2 (Civil War Resolution, Home Front markers) come before step 3
+    (flags and other counters to the holding box), so a German flag left in the cup is still
+    there while Germany's leftover Home Front is resolved, and in its holding box after."""
+    game = bare_game()
+    state = game.state
+    keep = ["flag:germany", "home-front:germany"]
+    for counter in list(state.cup):
+        if counter in keep:
+            continue
+        if counter.split(":")[0] in ("crisis", "cw-resolution", "home-front"):
+            state.turn_track.setdefault(state.turn + 2, []).append(counter)
+        else:
+            return_to_card(game, counter)
+    state.cup = list(keep)
+    state.powers["germany"].available_flags += 1
+    game.push("end-phase")
+    game.run()
+    assert game.pending is not None and "germany stability test" in game.pending["label"]
+    assert state.cup == ["flag:germany"]
+    roll(game, 6, 6, 6)
+    while game.pending is not None and state.phase == "end":
+        choose(game, game.pending["power"], "done" if "done" in options(game) else options(game)[0])
+    assert "flag:germany" in state.powers["germany"].holding_box
