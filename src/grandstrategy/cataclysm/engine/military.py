@@ -52,16 +52,7 @@ def _military_action(game: CataclysmGame, current: Step) -> None:
     if only is not None:
         options = targets or ["cancel"]
     else:
-        options = ["forfeit"]
-        if power == "germany" and "rhineland" in game.state.markers:
-            options.append("remilitarize rhineland")  # LR 12.1.1: by a military action too
-        if belligerent(game.state, power):
-            options += build_options(game, power, left) + atomic.build_option(game, power)
-        options += atomic.targets(game, power)
-        if _deployable(game, power, None):
-            options.append("deploy")
-        options += _intervention_options(game, power)
-        options += targets
+        options = ["forfeit", *military_menu(game, power, left, targets)]
     game.ask(
         power,
         f"military action ({left} left; LR 8.0)",
@@ -69,6 +60,39 @@ def _military_action(game: CataclysmGame, current: Step) -> None:
         "military-action-answer",
         **{k: v for k, v in current.items() if k != "do"},
     )
+
+
+def military_menu(game: CataclysmGame, power: str, left: int, targets: list[str] | None = None) -> list[str]:
+    """The military actions ``power`` could perform now with ``left`` actions (LR 8.0), besides
+    forfeiting; ``targets`` are its operation options when already known."""
+    if targets is None:
+        targets = operations.operation_options(game, power, left, deployed=[])
+    options: list[str] = []
+    if power == "germany" and "rhineland" in game.state.markers:
+        options.append("remilitarize rhineland")  # LR 12.1.1: by a military action too
+    if belligerent(game.state, power):
+        refit = _refit_marker(game, power) is not None
+        options += build_options(game, power, left, dreadnought_refit=refit)
+        options += atomic.build_option(game, power)
+    options += atomic.targets(game, power)
+    if _deployable(game, power, None):
+        options.append("deploy")
+    options += _intervention_options(game, power)
+    return options + targets
+
+
+def any_military_action(game: CataclysmGame, power: str) -> bool:
+    """Whether one military action could do anything now, the cheap checks first (LR 8.0)."""
+    if _deployable(game, power, None) or (power == "germany" and "rhineland" in game.state.markers):
+        return True
+    return bool(military_menu(game, power, 1))
+
+
+def _refit_marker(game: CataclysmGame, power: str) -> str | None:
+    """The power's Dreadnought Refit marker while available: a fleet built by a build action costs
+    one build less, as in production (LR 8.3 with 12.1.2, 12.2.1)."""
+    marker = f"dreadnought-refit-{power}"
+    return marker if marker in game.state.markers else None
 
 
 @step("military-action-answer")
@@ -106,7 +130,10 @@ def _military_action_answer(game: CataclysmGame, current: Step) -> None:
         return
     if choice.startswith("build "):
         item = choice.removeprefix("build ")
-        cost, next_turn = build_cost(game.module, power, item)
+        refit = _refit_marker(game, power) if item == "surface-fleet" else None
+        cost, next_turn = build_cost(game.module, power, item, dreadnought_refit=refit is not None)
+        if refit is not None:
+            game.state.markers.remove(refit)  # the Dreadnought Refit leaves play (LR 12.1.2, 12.2.1)
         counter = take_built(game, power, item)
         if next_turn:
             game.state.turn_track.setdefault(game.state.turn + 2, []).append(counter)

@@ -272,7 +272,9 @@ def operation_options(
                 if not valid_target(game, power, kind, variant, target, surprise=surprise):
                     continue
                 op = _new_op(power, kind, variant, target, surprise, left, deployed)
-                if against is not None and primary_defender_candidates(game, op)[0] not in against:
+                if against is not None and not any(  # LR 6.2: a DOW target may be the primary defender
+                    c in against for c in primary_defender_candidates(game, op)
+                ):
                     continue
                 if not any(activatable(game, op, u) for u in mine):
                     continue
@@ -468,6 +470,8 @@ def _op_declared(game: CataclysmGame, current: Step) -> None:
     """The primary defender (LR 9.1.1); a Democracy's check before attacking a neutral (LR 9.2 step 2)."""
     op = current["op"]
     candidates = primary_defender_candidates(game, op)
+    if op.get("only"):  # after a DOW the primary defender is one of its targets (LR 6.2, L1437)
+        candidates = [c for c in candidates if c in op["only"]] or candidates
     if len(candidates) > 1 and "defender_choice" not in current:
         game.ask(
             op["power"],

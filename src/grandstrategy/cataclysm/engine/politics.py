@@ -5,6 +5,8 @@ Alliance, declaration of war and the power-specific actions come later (docs/rul
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from grandstrategy.cataclysm.engine import alliance, special
 from grandstrategy.cataclysm.engine.common import (
     counters_in_play,
@@ -59,9 +61,12 @@ def political_options(game: CataclysmGame, power: str) -> list[str]:
     for other, other_line in state.powers.items():
         if other == power or not other_line.active or at_war(state, power, other):
             continue
+        if other_line.available_flags == 0:
+            continue  # its flag would be forfeit: no change to the game (LR 3.3, 5.2.2)
         if belligerent(state, power) or belligerent(state, other):
             options.append(f"pressure {other}")
-    options.append("maneuvers")
+    if _military_action_possible(game, power):
+        options.append("maneuvers")  # only when it could lead to a military action (LR 3.3, 6.5)
     options += war_declarations(game, power)
     options += special.special_options(game, power)
     options += posture_options(game, power)
@@ -80,6 +85,13 @@ def political_options(game: CataclysmGame, power: str) -> list[str]:
     return options
 
 
+def _military_action_possible(game: CataclysmGame, power: str) -> bool:
+    """Whether one military action could do anything now (maneuvers, LR 6.5 with LR 3.3)."""
+    from grandstrategy.cataclysm.engine.military import any_military_action
+
+    return any_military_action(game, power)
+
+
 def war_declarations(game: CataclysmGame, power: str) -> list[str]:
     """``declare-war X`` (or ``X+Y`` for allies) for each declaration an operation could follow (LR 6.2)."""
     from grandstrategy.cataclysm.engine.operations import operation_options
@@ -95,10 +107,10 @@ def war_declarations(game: CataclysmGame, power: str) -> list[str]:
         if at_war(state, power, other) or may_declare_war(game, power, other) is not None:
             continue
         groups.append([other])
-    for members in state.alliances.values():
+    for members in state.alliances.values():  # any two or more powers allied with each other
         targets = sorted(m for m in members if [m] in groups)
-        if len(targets) > 1:
-            groups.append(targets)
+        for size in range(2, len(targets) + 1):
+            groups += [list(c) for c in combinations(targets, size)]
     options = []
     for targets in groups:
         trial = game.clone()

@@ -56,6 +56,18 @@ def _ideology_of(game: CataclysmGame, counter: str) -> str | None:
 def _action_window(game: CataclysmGame, current: Step) -> None:
     """Before each draw, powers may interrupt with their reserve, highest effectiveness first (LR 3.5)."""
     state = game.state
+    if "wnt" in state.markers and state.powers.get("japan") is not None and state.powers["japan"].active:
+        # Japan may end the treaty at any time (LR 12.1.3); the flags it gives may be reserved and
+        # so used to interrupt before this draw: the candidates are found after the answer
+        game.then({"do": "wnt-offer"}, {"do": "interrupt-window"})
+        return
+    _interrupt_window(game, current)
+
+
+@step("interrupt-window")
+def _interrupt_window(game: CataclysmGame, current: Step) -> None:
+    """The powers that may interrupt now (LR 3.5), offered in decreasing effectiveness order."""
+    state = game.state
     candidates = []
     for power in power_order(game, decreasing=True):
         reserve = state.powers[power].reserve
@@ -66,14 +78,10 @@ def _action_window(game: CataclysmGame, current: Step) -> None:
         if not counters.playable(game, power, reserve, from_reserve=True):
             continue
         candidates.append(power)
-    steps: list[Step] = []
-    if "wnt" in state.markers and state.powers.get("japan") is not None and state.powers["japan"].active:
-        steps.append({"do": "wnt-offer"})  # Japan may end the treaty at any time (LR 12.1.3)
     if candidates:
-        steps.append({"do": "interrupt-offer", "candidates": candidates, "index": 0, "passed": []})
+        game.push("interrupt-offer", candidates=candidates, index=0, passed=[])
     else:
-        steps.append({"do": "draw"})
-    game.then(*steps)
+        game.push("draw")
 
 
 @step("wnt-offer")
@@ -294,16 +302,32 @@ def _end_phase(game: CataclysmGame, current: Step) -> None:
         elif kind == "home-front":
             pass  # resolved below in increasing effectiveness order
         elif power is not None:
-            state.powers[power].holding_box.append(counter)
+            state.cup.append(counter)  # 3. to the holding box once steps 1-2 are resolved (LR 3.8)
     if "cw-resolution" in leftovers:  # 1. civil wars are resolved first (LR 3.8)
         steps.append({"do": "cw-resolution"})
     fronts = {counter_power(c) for c in leftovers if parse_counter(c)[0] == "home-front"}
     for power in power_order(game, decreasing=False):
         if power in fronts:
             steps.append({"do": "home-front", "counter": f"home-front:{power}"})
+    steps.append({"do": "end-phase-holding"})
     steps.append({"do": "armistice-window", "powers": None, "asked": []})
     steps.append({"do": "end-phase-finish"})
     game.then(*steps)
+
+
+@step("end-phase-holding")
+def _end_phase_holding(game: CataclysmGame, current: Step) -> None:
+    """LR 3.8 step 3: the flags, offensives, units and upgrades left in the cup, with any that came
+    into it while the Civil War Resolution and Home Front markers were resolved, go to their
+    powers' holding boxes."""
+    state = game.state
+    left, state.cup = sorted(state.cup), []
+    for counter in left:
+        power = counter_power(counter)
+        if power is not None and power in state.powers:
+            state.powers[power].holding_box.append(counter)
+        else:
+            next_turn_box(game, counter)
 
 
 @step("armistice-window")
