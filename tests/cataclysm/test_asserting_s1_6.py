@@ -283,3 +283,220 @@ def test_the_end_phase_sequence_lr_3_8() -> None:
     assert state.powers["germany"].effectiveness_reduced is False
     italy = state.powers["italy"]
     assert italy.reserve is None and "offensive:italy" in italy.holding_box + state.cup
+
+
+def check(game: CataclysmGame, best: int, label: str | None = None) -> int:
+    """Roll a whole effectiveness check: ``best`` on the first die, ones on the rest; return the
+    number of dice rolled (the power's effectiveness, LR 5.3)."""
+    assert game.pending is not None and game.pending["type"] == "chance", game.pending
+    if label is not None:
+        assert game.pending["label"].startswith(label), game.pending["label"]
+    count = int(game.pending["then"]["left"])
+    roll(game, best, *([1] * (count - 1)))
+    return count
+
+
+# ---- LR 4: economics ---------------------------------------------------------------------------
+
+
+def test_escalation_tops_up_the_force_pool_to_the_new_limit_lr_4_1_1() -> None:
+    """LR 4.1.1 (L935-937): on escalation the power adds counters of its choice to its available
+    force pool until the new commitment's force-pool limit is reached."""
+    game = bare_game()
+    state = game.state
+    italy = state.powers["italy"]
+    italy.reserve = None
+    game.push("political-result", power="italy", action="escalation", target="", success=True, dice=[6])
+    game.run()
+    assert italy.commitment is Commitment.MOBILIZATION
+    limit = MODULE.powers["italy"].status_card[Commitment.MOBILIZATION].force_pool
+    added = []
+    while game.pending is not None and game.pending["prompt"].startswith("force pool"):
+        choice = options(game)[-1]  # the player's discretion: the last kind offered each time
+        added.append(choice)
+        choose(game, "italy", choice)
+    assert len(added) >= 1
+    assert sum(counters_in_play(game, "italy").values()) + sum(italy.force_pool.values()) == limit
+
+
+def test_repair_removes_every_damage_marker_after_collection_lr_4_8() -> None:
+    """LR 4.8 (L1042) with LR 4.4.2: a damaged resource is not collected this production, and the
+    Damage markers are all removed in the same administration phase."""
+    game = bare_game()
+    state = game.state
+    state.damaged = ["ruhr", "london"]
+    game.push("administration")
+    game.run()
+    while game.pending is not None and state.phase == "administration":
+        if game.pending["type"] == "chance":
+            game.apply_chance("6")
+        else:
+            pick(game, game.pending["power"], options(game)[0])
+    assert state.damaged == []
+    collected = {line.split()[2]: line for line in state.log if " collects " in line}
+    assert "germany collects 1 resource(s), 1 industrial" in collected["germany"]  # Berlin, not the Ruhr
+
+
+def test_resources_beyond_the_available_markers_are_lost_lr_4_4_2() -> None:
+    """LR 4.4.2 (L985): without enough resource markers on its card, a power loses the excess."""
+    game = bare_game()
+    state = game.state
+    germany = state.powers["germany"]
+    germany.available_offensives = 1
+    game.push("produce", power="germany")
+    game.run()
+    assert "germany collects 1 resource(s)" in state.log[-1]
+    assert options(game) == ["offensives 0", "offensives 1"]
+    assert germany.available_offensives == 0
+
+
+# ---- LR 5 and 6: politics ------------------------------------------------------------------------
+
+
+def _cup_flag(game: CataclysmGame, power: str) -> None:
+    """Draw the power's flag from the cup and play it: the political-action menu opens."""
+    game.state.cup.remove(f"flag:{power}")
+    _flag_play(game, power)
+
+
+def test_a_flag_gained_with_none_available_is_forfeit_lr_5_2_1() -> None:
+    """LR 5.2.1-5.2.2 (L1090, L1096): a power with no flag in its available box forfeits any flag
+    it would gain; with one available it takes it."""
+    game = bare_game()
+    state = game.state
+    italy = state.powers["italy"]
+    held = italy.available_flags
+    italy.available_flags = 0
+    state.cup.extend(["flag:italy"] * held)  # the flags are all in play already
+    game.push("gain-flag", power="italy", reason="pressure by germany")
+    game.run()
+    assert game.pending is None and italy.available_flags == 0
+    assert state.cup.count("flag:italy") == held + 1  # the one from the start: nothing added
+    assert "italy would gain a flag (pressure by germany) but has none available" in state.log[-1]
+
+
+def test_pressure_needs_a_belligerent_and_gives_the_designated_power_a_flag_lr_6_6() -> None:
+    """LR 6.6 (L1505): pressure designates a non-enemy power, needs the actor or the designated
+    power to be belligerent, and on success the designated power gains a flag."""
+    game = bare_game()
+    state = game.state
+    assert not any(o.startswith("pressure") for o in political_options(game, "italy"))  # nobody at war
+    state.wars = [(["france", "united-kingdom"], ["germany"])]
+    listed = [o for o in political_options(game, "germany") if o.startswith("pressure")]
+    assert listed == ["pressure united-states", "pressure italy", "pressure soviet-union"]  # no enemy
+    italy_listed = [o for o in political_options(game, "italy") if o.startswith("pressure")]
+    assert italy_listed == ["pressure france", "pressure united-kingdom", "pressure germany"]
+    flags = state.powers["italy"].available_flags
+    _cup_flag(game, "germany")
+    choose(game, "germany", "pressure italy")
+    assert check(game, 5, "germany pressure italy") == 3  # Germany's effectiveness
+    assert game.pending is not None and game.pending["power"] == "italy"  # Italy places its new flag
+    choose(game, "italy", "reserve")
+    assert state.powers["italy"].reserve == "flag:italy" and state.powers["italy"].available_flags == flags - 1
+
+
+def test_failed_pressure_gives_no_flag_and_leaves_a_cube_lr_6_6() -> None:
+    """LR 6.6 with LR 5.4: a failed pressure gives nothing and may leave a cube in its box."""
+    game = bare_game()
+    state = game.state
+    state.wars = [(["france", "united-kingdom"], ["germany"])]
+    flags = state.powers["italy"].available_flags
+    _cup_flag(game, "germany")
+    choose(game, "germany", "pressure italy")
+    check(game, 4)
+    assert game.pending is None and state.powers["italy"].available_flags == flags
+    assert state.powers["germany"].failed_actions == {"pressure": 1}
+
+
+def test_maneuvers_success_gives_one_military_action_lr_6_5() -> None:
+    """LR 6.5 (L1499-1501): on a successful check the power performs exactly one military action,
+    chosen after the check; a failed check gives none."""
+    game = bare_game()
+    _cup_flag(game, "germany")
+    choose(game, "germany", "maneuvers")
+    check(game, 5)
+    assert game.pending is not None and game.pending["prompt"] == "military action (1 left; LR 8.0)"
+    failed = bare_game()
+    _cup_flag(failed, "germany")
+    choose(failed, "germany", "maneuvers")
+    check(failed, 4)
+    assert failed.pending is None and failed.state.powers["germany"].failed_actions == {"maneuvers": 1}
+
+
+def test_propaganda_applies_the_home_front_penalty_and_raises_stability_one_level_lr_6_7() -> None:
+    """LR 6.7 (L1509-1513): propaganda is open only below Steady, takes the commitment's home-front
+    penalty (-1 at mobilization), and on success raises stability one level."""
+    game = bare_game()
+    state = game.state
+    france = state.powers["france"]  # mobilization in 1939
+    france.stability = Stability.UNSTABLE
+    assert "propaganda" in political_options(game, "france")
+    state.cup.append("flag:france")
+    france.available_flags -= 1
+    _cup_flag(game, "france")
+    choose(game, "france", "propaganda")
+    check(game, 5)  # 5 - 1 = 4: failure
+    assert france.stability is Stability.UNSTABLE and france.failed_actions == {"propaganda": 1}
+    assert "rolls 5-1, failure" in state.log[-1]
+    state.cup.append("flag:france")
+    france.available_flags -= 1
+    _cup_flag(game, "france")
+    choose(game, "france", "propaganda")
+    check(game, 5)  # 5 - 1 + 1 (the failed-action cube) = 5: success
+    assert france.stability is Stability.WAVERING  # one level, not two
+    assert france.failed_actions == {}
+
+
+def test_diplomacy_success_takes_control_and_provokes_interested_powers_lr_6_3() -> None:
+    """LR 6.3 (L1441-1457): diplomacy targets an ungarrisoned country in the power's interests; on
+    success the power controls it (a cube), and opposing powers with interests there gain a flag
+    (LR 5.2.3)."""
+    game = bare_game()
+    state = game.state
+    listed = political_options(game, "germany")
+    assert "diplomacy poland" in listed  # French-controlled, held only by its minor army
+    assert "diplomacy spain" not in listed  # not in Germany's interests
+    _cup_flag(game, "germany")
+    choose(game, "germany", "diplomacy sweden")
+    check(game, 6)  # 6 - 1 (Sweden's resistance) = 5
+    assert controller(MODULE, state, "sweden") == "germany"
+    provoked = _answer_all(game)
+    assert "soviet-union" in provoked and "germany" not in provoked and "italy" not in provoked
+
+
+def test_diplomacy_is_not_offered_against_garrisoned_or_own_countries_lr_6_3() -> None:
+    """LR 6.3 (L1441): only an ungarrisoned country; one the power already controls would change
+    nothing (LR 3.3)."""
+    game = bare_game()
+    state = game.state
+    assert "diplomacy sweden" in political_options(game, "germany")
+    state.units.append(Unit(state.next_unit_id, "soviet-union", "infantry-army", "sweden"))
+    state.next_unit_id += 1
+    assert "diplomacy sweden" not in political_options(game, "germany")  # garrisoned
+    state.units.pop()
+    state.cubes["sweden"] = {"germany": 1}
+    assert "diplomacy sweden" not in political_options(game, "germany")  # already Germany's
+
+
+def test_diplomacy_against_an_enemy_controlled_country_is_at_minus_one_lr_6_3() -> None:
+    """LR 6.3 (L1449): -1 when an enemy controls the target; a same-ideology or neutral controller
+    gives no penalty (the target may be held by a power of the same ideology)."""
+    game = bare_game()
+    state = game.state
+    state.cubes["sweden"] = {"soviet-union": 1}
+    _cup_flag(game, "germany")
+    choose(game, "germany", "diplomacy sweden")
+    check(game, 6)  # 6 - 1 resistance = 5
+    assert controller(MODULE, state, "sweden") == "germany"  # not at war: no penalty
+    _answer_all(game)
+    war = bare_game()
+    war.state.cubes["sweden"] = {"soviet-union": 1}
+    war.state.wars = [(["germany"], ["soviet-union"])]
+    _cup_flag(war, "germany")
+    choose(war, "germany", "diplomacy sweden")
+    check(war, 6)  # 6 - 1 resistance - 1 enemy = 4
+    assert controller(MODULE, war.state, "sweden") == "soviet-union"
+    assert "rolls 6 1 1-2, failure" in war.state.log[-1]
+    same = bare_game()
+    same.state.cubes["sweden"] = {"italy": 1}
+    assert "diplomacy sweden" in political_options(same, "germany")  # an Italian country is a target
