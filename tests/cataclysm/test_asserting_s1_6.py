@@ -500,3 +500,126 @@ def test_diplomacy_against_an_enemy_controlled_country_is_at_minus_one_lr_6_3() 
     same = bare_game()
     same.state.cubes["sweden"] = {"italy": 1}
     assert "diplomacy sweden" in political_options(same, "germany")  # an Italian country is a target
+
+
+def test_escalation_to_total_war_while_belligerent_lr_6_4_and_6_4_1() -> None:
+    """LR 6.4 (L1467-1473) and 6.4.1 (L1477-1481): a belligerent escalates without a check; total
+    war brings Global War with its marker two turns ahead (1943 -> 1947, beyond 1945-46), the force
+    pool grows to the new limit, opposing non-enemy powers on the card are provoked, and no second
+    escalation is offered that turn."""
+    game = bare_game()
+    state = game.state
+    state.turn = 1943
+    germany = state.powers["germany"]
+    germany.commitment = Commitment.MOBILIZATION
+    state.wars = [(["france", "united-kingdom"], ["germany"])]
+    state.war_status = WarStatus.LIMITED
+    _cup_flag(game, "germany")
+    choose(game, "germany", "escalation")
+    assert game.pending is not None and game.pending["type"] == "decide"  # no dice: automatic
+    assert "escalates: automatic while belligerent" in " ".join(state.log)
+    assert germany.commitment is Commitment.TOTAL_WAR
+    assert state.war_status is WarStatus.GLOBAL and state.global_war_turn == 1947
+    provoked: list[str] = []
+    while game.pending is not None:
+        if game.pending["prompt"].startswith("force pool"):
+            choose(game, "germany", options(game)[0])
+        elif "place the flag" in game.pending["prompt"]:
+            provoked.append(game.pending["power"])
+            choose(game, game.pending["power"], "cup")
+        else:
+            choose(game, game.pending["power"], options(game)[0])
+    limit = MODULE.powers["germany"].status_card[Commitment.TOTAL_WAR].force_pool
+    assert sum(counters_in_play(game, "germany").values()) + sum(germany.force_pool.values()) == limit
+    assert provoked == ["soviet-union"]  # France and the UK are enemies: no provocation
+    assert germany.failed_actions == {} and germany.escalated_this_turn
+    assert "escalation" not in political_options(game, "germany")
+
+
+def test_the_global_war_marker_goes_no_earlier_than_1945_lr_6_4_1() -> None:
+    """LR 6.4.1 (L1481): escalation to total war in 1939 puts the Global War marker on 1945-46."""
+    game = bare_game()
+    state = game.state
+    state.powers["germany"].commitment = Commitment.MOBILIZATION
+    state.wars = [(["france", "united-kingdom"], ["germany"])]
+    state.war_status = WarStatus.LIMITED
+    game.push("political-result", power="germany", action="escalation", target="", success=True, dice=[])
+    game.run()
+    assert state.war_status is WarStatus.GLOBAL and state.global_war_turn == 1945
+
+
+def test_joining_an_alliance_takes_the_joiners_flag_and_check_alone_lr_6_1_1() -> None:
+    """LR 6.1.1 (L1371-1375): a third power joins the existing alliance with its own flag and its own
+    check; every member's card counts for provocation, each opposing power at most one flag."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.alliances = {"fascism": ["germany", "italy"]}
+    _cup_flag(game, "japan")
+    assert [o for o in options(game) if "alliance" in o] == ["join-alliance"]  # never a second one
+    choose(game, "japan", "join-alliance")
+    assert check(game, 5, "japan join the alliance") == 2  # Japan's effectiveness, nobody else's
+    assert state.alliances["fascism"] == ["germany", "italy", "japan"]
+    provoked = _answer_all(game)
+    assert sorted(provoked) == ["france", "soviet-union", "united-kingdom", "united-states"]
+
+
+def test_a_failed_join_places_only_the_joiners_cube_lr_6_1_1() -> None:
+    """LR 6.1.1 (L1375) with LR 5.4: when a power fails to join, only its own cube is placed."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.alliances = {"fascism": ["germany", "italy"]}
+    _cup_flag(game, "japan")
+    choose(game, "japan", "join-alliance")
+    check(game, 4)
+    assert state.alliances["fascism"] == ["germany", "italy"]
+    assert state.powers["japan"].failed_actions == {"alliance": 1}
+    assert state.powers["germany"].failed_actions == {} and state.powers["italy"].failed_actions == {}
+
+
+def test_declaration_of_war_targets_and_the_attacked_allys_choice_lr_6_2() -> None:
+    """LR 6.2 (L1409-1425): a declaration needs mobilization or total war; several targets only when
+    allied with each other; an ally of the target may join (and gains a provocation flag) even
+    below mobilization, and the target gains a flag."""
+    game = bare_game()
+    state = game.state
+    germany = state.powers["germany"]
+    assert not any(o.startswith("declare-war") for o in political_options(game, "germany"))  # rearmament
+    germany.commitment = Commitment.MOBILIZATION
+    listed = [o for o in political_options(game, "germany") if o.startswith("declare-war")]
+    assert "declare-war france+united-kingdom" in listed  # France and the UK are allies
+    assert not any("+" in o and "soviet-union" in o for o in listed)  # not allied with anyone
+    uk_flags = state.powers["united-kingdom"].available_flags
+    _cup_flag(game, "germany")
+    choose(game, "germany", "declare-war france")
+    check(game, 5)
+    # the UK, at rearmament, may still join: its ally was the target
+    assert options(game) == ["join the war", "break the alliance"]
+    choose(game, "united-kingdom", "join the war")
+    choose(game, "united-kingdom", "cup")  # its provocation flag
+    choose(game, "france", "cup")  # the target's flag
+    assert at_war(state, "germany", "france") and at_war(state, "germany", "united-kingdom")
+    assert state.powers["united-kingdom"].available_flags == uk_flags - 1
+    assert state.war_status is WarStatus.LIMITED
+    assert game.pending is not None and game.pending["prompt"].startswith("military action")
+
+
+def test_relationships_between_powers_lr_1_1() -> None:
+    """LR 1.1 (L131-137): opposing = different ideologies; belligerent = at war with someone;
+    enemies = at war with each other; a counter or area is friendly to its controller and to its
+    belligerent allies only."""
+    from grandstrategy.cataclysm.rules.control import belligerent, friendly_area, friendly_powers
+
+    game = bare_game()
+    state = game.state
+    state.alliances = {"democracy": ["france", "united-kingdom"]}
+    state.wars = []
+    assert not belligerent(state, "france")
+    assert not friendly_powers(MODULE, state, "united-kingdom", "france")  # allies, but at peace
+    assert not friendly_area(MODULE, state, "united-kingdom", "paris")
+    assert friendly_area(MODULE, state, "france", "paris")
+    state.wars = [(["france", "united-kingdom"], ["germany"])]
+    assert belligerent(state, "france") and at_war(state, "france", "germany")
+    assert not at_war(state, "france", "italy")  # opposing, not enemies
+    assert friendly_powers(MODULE, state, "united-kingdom", "france")
+    assert friendly_area(MODULE, state, "united-kingdom", "paris")
+    assert not friendly_area(MODULE, state, "germany", "paris")
