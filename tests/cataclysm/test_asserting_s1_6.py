@@ -623,3 +623,152 @@ def test_relationships_between_powers_lr_1_1() -> None:
     assert friendly_powers(MODULE, state, "united-kingdom", "france")
     assert friendly_area(MODULE, state, "united-kingdom", "paris")
     assert not friendly_area(MODULE, state, "germany", "paris")
+
+
+# ---- more of sections 1 to 4 ---------------------------------------------------------------------
+
+
+def test_deals_cannot_move_resources_only_the_us_transfers_lr_1_5() -> None:
+    """LR 1.5 (L168) with LR 4.4.1 (L969): no game action trades or lends resources, units or
+    areas between powers; the US alone may send resources (Lend Lease), and only to belligerents."""
+    game = bare_game()
+    state = game.state
+    state.markers.append("lend-lease-in-play")
+    state.wars = [(["france", "united-kingdom"], ["germany"])]
+    game.push("produce", power="united-kingdom")
+    game.run()
+    assert all(o.startswith("offensives ") for o in options(game))  # the UK can only convert
+    game.stack.clear()
+    game.pending = None
+    game.then({"do": "produce", "power": "united-states"}, {"do": "produce", "power": "france"})
+    game.run()
+    assert game.pending is not None and game.pending["power"] == "united-states"
+    lent = [o for o in options(game) if o != "done"]
+    assert lent and all(o.endswith(" to france") for o in lent)  # France waits to produce; the UK did
+    verbs = {o.split()[0] for p in state.powers for o in political_options(game, p)}
+    known = {"propaganda", "escalation", "pressure", "maneuvers", "declare-war", "diplomacy", "alliance"}
+    known |= {"join-alliance", "posture", "rhineland", "abyssinian-adventure", "end-us-japan-trade"}
+    known |= {"lend-lease", "trans-siberian-railroad"}
+    assert verbs <= known, verbs - known
+
+
+def test_ports_and_airfields_lr_2_2_2() -> None:
+    """LR 2.2.2 (L288-290) with LR 2.3.2 (L428-432): controlled coastal areas and seas with a naval
+    base are ports; land areas and seas with an air or naval base are airfields."""
+    from grandstrategy.cataclysm.rules.movement import friendly_airfields, friendly_port_areas
+
+    game = bare_game()
+    state = game.state
+    uk_ports = friendly_port_areas(MODULE, state, "united-kingdom")
+    uk_fields = friendly_airfields(MODULE, state, "united-kingdom")
+    assert "london" in uk_ports and "central-mediterranean" in uk_ports  # coastal; Malta's naval base
+    assert "jordan" not in uk_ports and "jordan" in uk_fields  # inland: an airfield, not a port
+    assert "central-mediterranean" in uk_fields  # every naval base is an air base too
+    italy_fields = friendly_airfields(MODULE, state, "italy")
+    assert "aegean-sea" in italy_fields  # the Dodecanese air base
+    assert "aegean-sea" not in friendly_port_areas(MODULE, state, "italy")  # but no naval base
+    assert "north-sea" not in uk_ports and "north-sea" not in uk_fields  # a sea without a base
+
+
+def test_a_neutral_cube_makes_an_uncontrolled_country_with_resistance_per_cube_lr_2_4_5() -> None:
+    """LR 2.4.5 (L597): an area with neutral cubes is an uncontrolled country with resistance one
+    per cube (the printed resistance aside)."""
+    from grandstrategy.cataclysm.rules.control import is_country
+    from grandstrategy.cataclysm.rules.politics import diplomacy_modifier
+
+    game = bare_game()
+    state = game.state
+    state.cubes["paris"] = {"neutral": 2}
+    assert controller(MODULE, state, "paris") is None and is_country(MODULE, state, "paris")
+    assert diplomacy_modifier(MODULE, state, "germany", "paris") == -2
+    state.cubes["brittany"] = {"neutral": 1}
+    assert diplomacy_modifier(MODULE, state, "germany", "brittany") == -1
+
+
+def test_the_draw_is_a_random_counter_weighted_by_the_cup_lr_2_9() -> None:
+    """LR 2.9 (L663) and 3.3: one counter at a time, at random from the whole cup: each counter's
+    chance is its share of the cup, and the drawn counter leaves it."""
+    from fractions import Fraction
+
+    game = bare_game()
+    state = game.state
+    for line in state.powers.values():
+        line.reserve = None
+    game.push("action-window")
+    game.run()
+    assert game.pending is not None and game.pending["type"] == "chance"
+    chances = {name: Fraction(p) for name, p in game.pending["outcomes"]}
+    total = len(state.cup)
+    assert chances["crisis"] == Fraction(state.cup.count("crisis"), total)
+    assert chances["flag:germany"] == Fraction(state.cup.count("flag:germany"), total)
+    assert sum(chances.values()) == 1
+    game.apply_chance("flag:germany")
+    assert len(state.cup) == total - 1
+
+
+def test_production_runs_in_increasing_effectiveness_order_lr_3_2_3() -> None:
+    """LR 3.2.3 (L716) and 4.2 (L949): each power produces in increasing effectiveness order
+    (ties: Democracies, then Communists, then Fascists, LR 3.1)."""
+    from grandstrategy.cataclysm.rules.politics import effectiveness
+
+    game = bare_game()
+    state = game.state
+    game.push("administration")
+    game.run()
+    order: list[str] = []
+    while game.pending is not None and state.phase == "administration":
+        if game.pending["type"] == "chance":
+            game.apply_chance("6")
+            continue
+        power = game.pending["power"]
+        if game.pending["prompt"].startswith("production: how many"):
+            order.append(power)
+        pick(game, power, options(game)[0])
+    rank = {"democracy": 0, "communism": 1, "fascism": 2}
+    expected = sorted(
+        order,
+        key=lambda p: (effectiveness(MODULE, state, p), rank[MODULE.powers[p].ideology.value]),
+    )
+    assert len(order) == len(state.powers)
+    key = [(effectiveness(MODULE, state, p), rank[MODULE.powers[p].ideology.value]) for p in order]
+    assert key == sorted(key) and [k for k, _ in key] == [effectiveness(MODULE, state, p) for p in expected]
+
+
+def test_a_played_flag_or_offensive_returns_to_the_available_box_lr_3_7_1() -> None:
+    """LR 3.7.1 (L775-779): a flag buys one political action, an offensive military actions, and
+    each goes back to its power's available markers box."""
+    game = bare_game()
+    state = game.state
+    germany = state.powers["germany"]
+    flags, offensives = germany.available_flags, germany.available_offensives
+    state.cup.remove("flag:germany")
+    _flag_play(game, "germany")
+    assert germany.available_flags == flags + 1
+    choose(game, "germany", "forfeit")
+    state.cup.remove("offensive:germany")
+    game.push("play-counter", counter="offensive:germany", source="cup")
+    game.run()
+    assert germany.available_offensives == offensives + 1
+    assert game.pending is not None and game.pending["prompt"] == "military action (1 left; LR 8.0)"
+
+
+def test_offensives_by_commitment_civilian_needs_two_lr_4_1() -> None:
+    """LR 4.1 (L896, L906, L913): at civilian a drawn offensive plays only with the reserved one,
+    the two giving one military action; at mobilization one offensive gives two."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    france = state.powers["france"]  # civilian
+    france.available_offensives -= 2
+    france.reserve = "offensive:france"
+    state.cup.append("offensive:france")
+    offensives = france.available_offensives
+    _draw(game, "offensive:france")
+    choose(game, "france", "play")
+    assert france.reserve is None and france.available_offensives == offensives + 2
+    assert game.pending is not None and game.pending["prompt"] == "military action (1 left; LR 8.0)"
+    mobilized = bare_game()  # France is at mobilization in 1939
+    mobilized.state.cup.remove("offensive:france")
+    mobilized.push("play-counter", counter="offensive:france", source="cup")
+    mobilized.run()
+    assert mobilized.pending is not None
+    assert mobilized.pending["prompt"] == "military action (2 left; LR 8.0)"
