@@ -6,13 +6,14 @@ happens; the docstrings name the rule and the line of the Living Rules ("L1234")
 
 from __future__ import annotations
 
+from tests.cataclysm.test_operations import MODULE, bare_game, choose, options, roll
+
 from grandstrategy.cataclysm.engine import CataclysmGame
 from grandstrategy.cataclysm.engine.common import counters_in_play
 from grandstrategy.cataclysm.engine.politics import political_options
 from grandstrategy.cataclysm.module.schema import Commitment, Stability, WarStatus
 from grandstrategy.cataclysm.rules.control import at_war, controller
 from grandstrategy.cataclysm.state import Unit
-from tests.cataclysm.test_operations import MODULE, bare_game, choose, options, roll, settle
 
 
 def _flag_play(game: CataclysmGame, power: str, counter: str | None = None) -> None:
@@ -392,7 +393,8 @@ def test_pressure_needs_a_belligerent_and_gives_the_designated_power_a_flag_lr_6
     assert check(game, 5, "germany pressure italy") == 3  # Germany's effectiveness
     assert game.pending is not None and game.pending["power"] == "italy"  # Italy places its new flag
     choose(game, "italy", "reserve")
-    assert state.powers["italy"].reserve == "flag:italy" and state.powers["italy"].available_flags == flags - 1
+    italy = state.powers["italy"]
+    assert italy.reserve == "flag:italy" and italy.available_flags == flags - 1
 
 
 def test_failed_pressure_gives_no_flag_and_leaves_a_cube_lr_6_6() -> None:
@@ -772,3 +774,79 @@ def test_offensives_by_commitment_civilian_needs_two_lr_4_1() -> None:
     mobilized.run()
     assert mobilized.pending is not None
     assert mobilized.pending["prompt"] == "military action (2 left; LR 8.0)"
+
+
+def test_unit_classes_and_upgrades_lr_2_4_2() -> None:
+    """LR 2.4.2 (L554-566): four classes of unit; infantry armies, surface fleets and tactical air
+    forces upgrade to tank armies, carrier fleets and strategic air forces on the same counter, so
+    "army", "fleet" and "air force" name both sides."""
+    classes: dict[str, set[str]] = {}
+    for unit_type in MODULE.unit_types.values():
+        classes.setdefault(unit_type.unit_class, set()).add(unit_type.id)
+    assert classes == {
+        "land": {"infantry-army", "tank-army", "fortress"},  # minor armies are not power units
+        "naval": {"surface-fleet", "carrier-fleet", "submarine-pack"},
+        "air": {"tactical-air", "strategic-air"},
+        "logistics": {"logistics"},
+    }
+    upgrades = {t.id: t.upgrades_to for t in MODULE.unit_types.values() if t.upgrades_to}
+    assert upgrades == {
+        "infantry-army": "tank-army",
+        "surface-fleet": "carrier-fleet",
+        "tactical-air": "strategic-air",
+    }
+    for regular, upgraded in upgrades.items():
+        assert MODULE.unit_types[regular].counter == MODULE.unit_types[upgraded].counter
+        assert MODULE.unit_types[upgraded].upgraded and not MODULE.unit_types[regular].upgraded
+
+
+def test_a_scenario_plays_on_its_own_maps_lr_2_1_and_1_3() -> None:
+    """LR 2.1 (L244) and 1.3 (L160): the campaign uses both maps, the 1939 scenario only Europe:
+    its pieces are all there and nothing off its map counts (a Pacific resource is not collected)."""
+    from grandstrategy.cataclysm.rules.economy import collectable
+
+    campaign, europe = bare_game("campaign-1933"), bare_game("europe-1939")
+    assert sorted(campaign.state.maps) == ["europe", "pacific"] and europe.state.maps == ["europe"]
+    pacific = {a.id for a in MODULE.areas.values() if a.map.value == "pacific"}
+    assert not any(u.area in pacific for u in europe.state.units)
+    assert not any(area in pacific for area in europe.state.cubes)
+    assert "japan" not in europe.state.powers
+    assert not any(c.area in pacific for c in collectable(MODULE, europe.state, "united-kingdom"))
+    assert any(c.area in pacific for c in collectable(MODULE, campaign.state, "japan"))
+
+
+def test_each_power_gains_one_flag_into_its_holding_box_lr_3_2_2() -> None:
+    """LR 3.2.2 (L705): in the administration phase each power takes one flag from its available
+    markers into its production holding box (Italy may take Il Duce, LR 12.1.2)."""
+    game = bare_game()
+    state = game.state
+    state.phase = "administration"
+    before = {p: line.available_flags for p, line in state.powers.items()}
+    for power in ("france", "united-kingdom", "united-states", "germany", "soviet-union"):
+        game.push("gain-admin-flags", power=power)
+        game.run()
+        assert game.pending is None
+        line = state.powers[power]
+        assert line.holding_box == [f"flag:{power}"] and line.available_flags == before[power] - 1
+    game.push("gain-admin-flags", power="italy")
+    game.run()
+    assert options(game) == ["flag", "il-duce flag"]
+    choose(game, "italy", "flag")
+    assert state.powers["italy"].holding_box == ["flag:italy"]
+
+
+def test_a_declaration_may_target_any_allied_group_of_a_three_power_alliance_lr_6_2() -> None:
+    """LR 6.2 (L1409): one or more opposing powers may be targeted, several only when allied with
+    each other; so two members of a three-power alliance may be targeted without the third (which
+    then joins as an attacked power's ally, or breaks the alliance)."""
+    game = bare_game()
+    state = game.state
+    state.powers["germany"].commitment = Commitment.MOBILIZATION
+    state.alliances = {"democracy": ["france", "united-kingdom", "united-states"]}
+    listed = {o for o in political_options(game, "germany") if o.startswith("declare-war")}
+    assert {
+        "declare-war france",
+        "declare-war france+united-kingdom",
+        "declare-war france+united-kingdom+united-states",
+    } <= listed
+    assert not any("soviet-union" in o and "+" in o for o in listed)

@@ -5,6 +5,8 @@ Alliance, declaration of war and the power-specific actions come later (docs/rul
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from grandstrategy.cataclysm.engine import alliance, special
 from grandstrategy.cataclysm.engine.common import (
     counters_in_play,
@@ -95,10 +97,10 @@ def war_declarations(game: CataclysmGame, power: str) -> list[str]:
         if at_war(state, power, other) or may_declare_war(game, power, other) is not None:
             continue
         groups.append([other])
-    for members in state.alliances.values():
+    for members in state.alliances.values():  # several targets only when allied together (LR 6.2)
         targets = sorted(m for m in members if [m] in groups)
-        if len(targets) > 1:
-            groups.append(targets)
+        for size in range(2, len(targets) + 1):
+            groups.extend(list(group) for group in combinations(targets, size))
     options = []
     for targets in groups:
         trial = game.clone()
