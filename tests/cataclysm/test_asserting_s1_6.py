@@ -850,3 +850,27 @@ def test_a_declaration_may_target_any_allied_group_of_a_three_power_alliance_lr_
         "declare-war france+united-kingdom+united-states",
     } <= listed
     assert not any("soviet-union" in o and "+" in o for o in listed)
+
+
+def test_a_stability_test_is_an_effectiveness_check_that_drops_one_level_lr_5_5_1() -> None:
+    """LR 5.5.1 (L1175): a stability test is an effectiveness check: a pass changes nothing, a
+    failure lowers stability one level, and a failure at Unstable is a collapse (LR 5.5.2)."""
+    game = bare_game()
+    state = game.state
+    uk = state.powers["united-kingdom"]  # effectiveness 2
+    game.push("stability-test", power="united-kingdom", reason="crisis", modifier=0)
+    game.run()
+    assert check(game, 5, "united-kingdom stability test (crisis)") == 2
+    assert uk.stability is Stability.STEADY
+    game.push("stability-test", power="united-kingdom", reason="crisis", modifier=0)
+    game.run()
+    check(game, 4)
+    assert uk.stability is Stability.WAVERING
+    game.push("stability-test", power="united-kingdom", reason="crisis", modifier=-1)
+    game.run()
+    check(game, 5)  # 5 - 1: failure
+    assert uk.stability is Stability.UNSTABLE
+    game.push("stability-test", power="united-kingdom", reason="crisis", modifier=0)
+    game.run()
+    check(game, 1)
+    assert game.pending is not None and "threshold" in game.pending["label"]  # the collapse roll
