@@ -874,3 +874,57 @@ def test_a_stability_test_is_an_effectiveness_check_that_drops_one_level_lr_5_5_
     game.run()
     check(game, 1)
     assert game.pending is not None and "threshold" in game.pending["label"]  # the collapse roll
+
+
+def test_an_upgrade_needs_an_loc_to_the_unit_lr_3_7_3() -> None:
+    """LR 3.7.3 (L791) with LR 4.3: the power must trace an LOC to the unit it upgrades; an army
+    in a German-held Moscow, ringed by restricted land, cannot be reached."""
+    game = bare_game()
+    state = game.state
+    for area in ("poland", "byelorussia", "smolensk", "moscow", "volga", "archangel", "leningrad"):
+        state.cubes[area] = {"germany": 2 if area == "moscow" else 1}
+    state.cubes["baltic-states"] = {"germany": 1}
+    state.units = [
+        Unit(1, "germany", "infantry-army", "moscow"),
+        Unit(2, "germany", "infantry-army", "bavaria"),
+    ]
+    state.next_unit_id = 3
+    game.push("play-counter", counter="upgrade:germany:army", source="cup")
+    game.run()
+    assert options(game) == ["bavaria #2"]
+
+
+def test_a_belligerent_gains_a_war_offensive_per_industrial_resource_lr_4_7() -> None:
+    """LR 4.7 (L1034-1036): a belligerent gains one offensive for each industrial resource it
+    collected this turn (limited ones included), whatever it converted them to; a power at peace
+    gains none."""
+    for at_war_now in (True, False):
+        game = bare_game()
+        state = game.state
+        if at_war_now:
+            state.wars = [(["france", "united-kingdom"], ["germany"])]
+        germany = state.powers["germany"]
+        game.push("produce", power="germany")
+        game.run()
+        collected = state.log[-1]
+        resources = int(collected.split("collects ")[1].split()[0])
+        industrial = int(collected.split(", ")[1].split()[0])
+        assert industrial >= 2  # Berlin and the Ruhr at least
+        pick(game, "germany", f"offensives {resources}")  # every resource becomes an offensive
+        assert game.pending is None
+        expected = resources + (industrial if at_war_now else 0)
+        assert germany.holding_box.count("offensive:germany") == expected
+
+
+def test_no_pressure_on_a_power_with_no_flag_to_gain_lr_3_3() -> None:
+    """LR 3.3 (L745) with LR 6.6 and 5.2.2: pressure whose success would change nothing (the
+    designated power has no flag available, so the gain is forfeit) may not be attempted."""
+    game = bare_game()
+    state = game.state
+    state.wars = [(["france", "united-kingdom"], ["germany"])]
+    assert "pressure italy" in political_options(game, "germany")
+    italy = state.powers["italy"]
+    state.cup.extend(["flag:italy"] * italy.available_flags)
+    italy.available_flags = 0
+    assert "pressure italy" not in political_options(game, "germany")
+    assert "pressure soviet-union" in political_options(game, "germany")

@@ -61,6 +61,8 @@ def political_options(game: CataclysmGame, power: str) -> list[str]:
     for other, other_line in state.powers.items():
         if other == power or not other_line.active or at_war(state, power, other):
             continue
+        if other_line.available_flags == 0:
+            continue  # its flag gain would be forfeit (LR 5.2.2): a change-nothing action (LR 3.3)
         if belligerent(state, power) or belligerent(state, other):
             options.append(f"pressure {other}")
     options.append("maneuvers")
