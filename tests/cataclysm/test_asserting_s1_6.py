@@ -928,3 +928,45 @@ def test_no_pressure_on_a_power_with_no_flag_to_gain_lr_3_3() -> None:
     italy.available_flags = 0
     assert "pressure italy" not in political_options(game, "germany")
     assert "pressure soviet-union" in political_options(game, "germany")
+
+
+def test_escalation_offensives_skip_damaged_resources_and_limited_ones_kept_lr_6_4_2() -> None:
+    """LR 6.4.2 (L1483-1487): one escalation offensive per industrial resource the power can trace
+    to, even at peace; a damaged one does not count, and counting a limited one is optional."""
+    game = bare_game()
+    state = game.state
+    germany = state.powers["germany"]
+    germany.reserve = None
+    state.damaged = ["berlin"]
+    available = germany.available_offensives
+    game.push("political-result", power="germany", action="escalation", target="", success=True, dice=[6])
+    game.run()
+    while game.pending is not None and not game.pending["prompt"].startswith("escalation offensives"):
+        choose(game, game.pending["power"], options(game)[0])
+    choose(game, "germany", "keep")  # the Ruhr limited resource stays on the map
+    choose(game, "germany", "cup")
+    assert "Ruhr" not in state.used_limited
+    assert available - germany.available_offensives == 1  # the printed Ruhr resource only
+
+
+def test_a_war_ends_by_capitulation_when_one_side_has_surrendered_lr_5_6_2() -> None:
+    """LR 5.6.2 (L1290): a war ends when the only powers left in it are of one ideology: France,
+    alone against Germany, surrenders and that war is over; Germany's war with the Soviet Union
+    goes on."""
+    game = bare_game()
+    state = game.state
+    state.alliances = {}
+    state.wars = [(["france"], ["germany"]), (["germany", "italy"], ["soviet-union"])]
+    state.cubes["paris"] = {"germany": 2}
+    game.push("collapse", power="france")
+    game.run()
+    roll(game, 1)  # France surrenders
+    while game.pending is not None and state.result is None:
+        if game.pending["type"] == "chance":
+            game.apply_chance("1")
+        else:
+            pick(game, game.pending["power"], options(game)[0])
+    assert not state.powers["france"].active
+    assert not any("france" in side_a + side_b for side_a, side_b in state.wars)
+    assert not at_war(state, "germany", "france")
+    assert state.wars == [(["germany", "italy"], ["soviet-union"])]  # the other war goes on
