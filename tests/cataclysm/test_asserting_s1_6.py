@@ -745,13 +745,14 @@ def test_a_played_flag_or_offensive_returns_to_the_available_box_lr_3_7_1() -> N
     flags, offensives = germany.available_flags, germany.available_offensives
     state.cup.remove("flag:germany")
     _flag_play(game, "germany")
+    choose(game, "germany", "forfeit")  # the political action is over
     assert germany.available_flags == flags + 1
-    choose(game, "germany", "forfeit")
     state.cup.remove("offensive:germany")
     game.push("play-counter", counter="offensive:germany", source="cup")
     game.run()
-    assert germany.available_offensives == offensives + 1
     assert game.pending is not None and game.pending["prompt"] == "military action (1 left; LR 8.0)"
+    choose(game, "germany", "forfeit")  # the military action is over
+    assert germany.available_offensives == offensives + 1
 
 
 def test_offensives_by_commitment_civilian_needs_two_lr_4_1() -> None:
@@ -766,8 +767,10 @@ def test_offensives_by_commitment_civilian_needs_two_lr_4_1() -> None:
     offensives = france.available_offensives
     _draw(game, "offensive:france")
     choose(game, "france", "play")
-    assert france.reserve is None and france.available_offensives == offensives + 2
+    assert france.reserve is None  # the reserved offensive is played with the drawn one
     assert game.pending is not None and game.pending["prompt"] == "military action (1 left; LR 8.0)"
+    choose(game, "france", "forfeit")
+    assert france.available_offensives == offensives + 2  # both back to the available box
     mobilized = bare_game()  # France is at mobilization in 1939
     mobilized.state.cup.remove("offensive:france")
     mobilized.push("play-counter", counter="offensive:france", source="cup")
@@ -970,3 +973,32 @@ def test_a_war_ends_by_capitulation_when_one_side_has_surrendered_lr_5_6_2() -> 
     assert not any("france" in side_a + side_b for side_a, side_b in state.wars)
     assert not at_war(state, "germany", "france")
     assert state.wars == [(["germany", "italy"], ["soviet-union"])]  # the other war goes on
+
+
+def test_construction_places_fleets_and_fortresses_on_next_turn_lr_4_6() -> None:
+    """LR 4.6 (L1010-1030): resources kept for builds convert at the commitment's rate (France at
+    mobilization: two builds each) and return to the available box; units come from the force
+    pool, a surface fleet costs two builds and, like a fortress, goes to next turn's box; other
+    units go to the holding box; unspent builds are lost."""
+    game = bare_game()
+    state = game.state
+    france = state.powers["france"]
+    state.markers.remove("dreadnought-refit-france")  # its one-build fleet is LR 12.2.1's matter
+    available = france.available_offensives
+    game.push("produce", power="france")
+    game.run()
+    resources = int(state.log[-1].split("collects ")[1].split()[0])
+    assert resources >= 2
+    choose(game, "france", "offensives 0")
+    assert france.available_offensives == available  # the resource markers are back
+    assert game.pending is not None and f"{2 * resources} build(s)" in game.pending["prompt"]
+    assert "build carrier-fleet" not in options(game)  # never built on the upgraded side
+    choose(game, "france", "build surface-fleet")
+    assert f"{2 * resources - 2} build(s)" in game.pending["prompt"]
+    choose(game, "france", "build fortress")
+    assert "1 build(s)" in game.pending["prompt"]
+    choose(game, "france", "done")  # the build left is lost
+    assert sorted(state.turn_track[state.turn + 2]) == ["unit:france:fortress", "unit:france:surface-fleet"]
+    assert france.holding_box == []  # an army would go here (LR 4.9's example)
+    assert france.force_pool.get("fleet", 0) == 0 and france.force_pool.get("fortress", 0) == 0
+    assert game.pending is None
