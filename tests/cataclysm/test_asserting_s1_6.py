@@ -445,7 +445,7 @@ def test_propaganda_applies_the_home_front_penalty_and_raises_stability_one_leve
     _cup_flag(game, "france")
     choose(game, "france", "propaganda")
     check(game, 5)  # 5 - 1 + 1 (the failed-action cube) = 5: success
-    assert france.stability is Stability.WAVERING  # one level, not two
+    assert state.powers["france"].stability is Stability.WAVERING  # one level, not two
     assert france.failed_actions == {}
 
 
@@ -868,11 +868,11 @@ def test_a_stability_test_is_an_effectiveness_check_that_drops_one_level_lr_5_5_
     game.push("stability-test", power="united-kingdom", reason="crisis", modifier=0)
     game.run()
     check(game, 4)
-    assert uk.stability is Stability.WAVERING
+    assert state.powers["united-kingdom"].stability is Stability.WAVERING
     game.push("stability-test", power="united-kingdom", reason="crisis", modifier=-1)
     game.run()
     check(game, 5)  # 5 - 1: failure
-    assert uk.stability is Stability.UNSTABLE
+    assert state.powers["united-kingdom"].stability is Stability.UNSTABLE
     game.push("stability-test", power="united-kingdom", reason="crisis", modifier=0)
     game.run()
     check(game, 1)
