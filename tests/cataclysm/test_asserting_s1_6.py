@@ -872,7 +872,7 @@ def test_a_stability_test_is_an_effectiveness_check_that_drops_one_level_lr_5_5_
     game.push("stability-test", power="united-kingdom", reason="crisis", modifier=-1)
     game.run()
     check(game, 5)  # 5 - 1: failure
-    assert state.powers["united-kingdom"].stability is Stability.UNSTABLE
+    assert game.state.powers["united-kingdom"].stability is Stability.UNSTABLE
     game.push("stability-test", power="united-kingdom", reason="crisis", modifier=0)
     game.run()
     check(game, 1)
