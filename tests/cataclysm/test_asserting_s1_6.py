@@ -1002,3 +1002,19 @@ def test_construction_places_fleets_and_fortresses_on_next_turn_lr_4_6() -> None
     assert france.holding_box == []  # an army would go here (LR 4.9's example)
     assert france.force_pool.get("fleet", 0) == 0 and france.force_pool.get("fortress", 0) == 0
     assert game.pending is None
+
+
+def test_no_maneuvers_when_no_military_action_could_follow_lr_3_3() -> None:
+    """LR 3.3 (L745) with LR 6.5: maneuvers whose one military action could only be forfeit would
+    change nothing, so it is not offered; once the power has a unit to move it is."""
+    game = bare_game()
+    state = game.state
+    # in 1939 the US holds one army in Washington DC, with nowhere to deploy it
+    assert [u.area for u in state.units if u.power == "united-states"] == ["washington-dc"]
+    assert "maneuvers" not in political_options(game, "united-states")
+    assert "maneuvers" in political_options(game, "germany")
+    state.units.append(Unit(state.next_unit_id, "united-states", "infantry-army", "london"))
+    state.next_unit_id += 1
+    state.wars = [(["united-kingdom", "united-states"], ["germany"])]
+    state.alliances = {"democracy": ["united-kingdom", "united-states"]}
+    assert "maneuvers" in political_options(game, "united-states")

@@ -41,6 +41,18 @@ def _intervention_options(game: CataclysmGame, power: str) -> list[str]:
     return list(intervention_options(game, power))
 
 
+def any_military_action(game: CataclysmGame, power: str) -> bool:
+    """Whether one military action could do more than be forfeit: the menu of ``military-action``
+    for one action, asked without building it (LR 3.3: maneuvers that change nothing are barred)."""
+    if power == "germany" and "rhineland" in game.state.markers:
+        return True
+    if belligerent(game.state, power) and (build_options(game, power, 1) or atomic.build_option(game, power)):
+        return True
+    if atomic.targets(game, power) or _deployable(game, power, None) or _intervention_options(game, power):
+        return True
+    return bool(operations.operation_options(game, power, 1, deployed=[], against=None))
+
+
 @step("military-action")
 def _military_action(game: CataclysmGame, current: Step) -> None:
     """Spend an offensive's military actions one at a time (LR 8.1)."""

@@ -65,7 +65,10 @@ def political_options(game: CataclysmGame, power: str) -> list[str]:
             continue  # its flag gain would be forfeit (LR 5.2.2): a change-nothing action (LR 3.3)
         if belligerent(state, power) or belligerent(state, other):
             options.append(f"pressure {other}")
-    options.append("maneuvers")
+    from grandstrategy.cataclysm.engine.military import any_military_action  # deferred: an import cycle
+
+    if any_military_action(game, power):  # else maneuvers would change nothing (LR 3.3)
+        options.append("maneuvers")
     options += war_declarations(game, power)
     options += special.special_options(game, power)
     options += posture_options(game, power)
