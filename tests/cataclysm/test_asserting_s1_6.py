@@ -262,6 +262,8 @@ def test_the_end_phase_sequence_lr_3_8() -> None:
     state.cup = ["home-front:germany", "home-front:france", "flag:italy", "offensive:germany", "crisis"]
     state.powers["france"].commitment = Commitment.REARMAMENT  # France (1) before Germany (3)
     state.powers["germany"].effectiveness_reduced = True
+    state.powers["germany"].escalated_this_turn = True  # the Commitment marker flipped (LR 6.4)
+    state.powers["soviet-union"].posture_changed = True  # the Soviet Posture marker flipped (LR 12.3)
     state.powers["italy"].reserve = "offensive:italy"
     state.sudden_death = True
     start = state.turn
@@ -282,6 +284,8 @@ def test_the_end_phase_sequence_lr_3_8() -> None:
     assert state.turn == start + 2 and not state.sudden_death
     assert "crisis" in state.cup  # the leftover Crisis marker waited for this turn (LR 3.7.4)
     assert state.powers["germany"].effectiveness_reduced is False
+    assert not state.powers["germany"].escalated_this_turn
+    assert not state.powers["soviet-union"].posture_changed
     italy = state.powers["italy"]
     assert italy.reserve is None and "offensive:italy" in italy.holding_box + state.cup
 
