@@ -1022,3 +1022,43 @@ def test_no_maneuvers_when_no_military_action_could_follow_lr_3_3() -> None:
     state.wars = [(["united-kingdom", "united-states"], ["germany"])]
     state.alliances = {"democracy": ["united-kingdom", "united-states"]}
     assert "maneuvers" in political_options(game, "united-states")
+
+
+def test_a_special_british_base_is_removed_when_anyone_gains_its_country_lr_2_3_3() -> None:
+    """LR 2.3.3 (L440-444): a special British base goes when any power gains control of its
+    country, the UK's own ally included; British units that may no longer stay there retreat or,
+    outside a combat, go to the action cup as the UK chooses."""
+    game = bare_game()
+    state = game.state
+    state.cup.append("flag:france")
+    state.powers["france"].available_flags -= 1
+    state.units.append(Unit(state.next_unit_id, "united-kingdom", "surface-fleet", "spain"))
+    fleet = state.next_unit_id
+    state.next_unit_id += 1
+    state.powers["united-kingdom"].force_pool["fleet"] -= 1
+    _cup_flag(game, "france")
+    choose(game, "france", "diplomacy spain")
+    check(game, 6)  # 6 - 1 resistance = 5
+    assert controller(MODULE, state, "spain") == "france"
+    assert "spain" not in state.special_bases
+    while game.pending is not None and "place the flag" in game.pending["prompt"]:
+        choose(game, game.pending["power"], "cup")
+    assert game.pending is not None and game.pending["power"] == "united-kingdom"
+    assert "cup" in " ".join(options(game))  # not in a combat: the cup is a choice
+    choose(game, "united-kingdom", next(o for o in options(game) if "cup" in o))
+    assert fleet not in {u.id for u in state.units}
+
+
+def test_british_units_at_a_special_base_defend_only_against_an_enemy_lr_2_3_3() -> None:
+    """LR 2.3.3 (L446): when the country of a special British base is attacked, British units
+    there are ignored unless the UK is at war with the attacker."""
+    from grandstrategy.cataclysm.engine.operations import side_of
+
+    game = bare_game()
+    state = game.state
+    fleet = Unit(state.next_unit_id, "united-kingdom", "surface-fleet", "spain")
+    state.units.append(fleet)
+    op = {"power": "italy", "target": "spain", "attackers": [], "support": {"attacker": [], "defender": []}}
+    assert side_of(game, op, fleet) is None
+    state.wars = [(["united-kingdom"], ["italy"])]
+    assert side_of(game, op, fleet) == "defender"

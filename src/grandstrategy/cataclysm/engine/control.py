@@ -18,8 +18,9 @@ from grandstrategy.cataclysm.rules.control import (
 def change_control(game: CataclysmGame, area_id: str, gainer: str) -> None:
     """Give ``gainer`` control of the area with every effect of LR 2.2.4.
 
-    Cubes, aid and markers go; the gainer places one cube (two in a capital) unless the area is
-    printed in its colour, and an active same-ideology owner gets its own area back instead.
+    Cubes, aid, markers and a special British base (LR 2.3.3) go; the gainer places one cube (two
+    in a capital) unless the area is printed in its colour, and an active same-ideology owner gets
+    its own area back instead.
     Opposing non-enemy powers with interests there are provoked; an owner losing a home area or a
     resource colony takes stability tests (two for its capital).
     """
@@ -40,6 +41,9 @@ def change_control(game: CataclysmGame, area_id: str, gainer: str) -> None:
     from grandstrategy.cataclysm.engine.civil_war import control_changed  # it imports this module
 
     control_changed(game, area_id)  # a civil war there ends; aid and Influence go back (LR 11.0)
+    if area_id in state.special_bases:  # any power gaining the country removes the base (LR 2.3.3)
+        state.special_bases.remove(area_id)
+        game.note(f"the special British base in {area.name} is removed")
     sweep(game)  # units that may not share the area with the new controller leave (LR 7.1)
     owner = area.owner
     if (
