@@ -25,7 +25,7 @@ def playable(game: CataclysmGame, power: str, counter: str, *, from_reserve: boo
     kind, _, detail = parse_counter(counter)
     line = game.state.powers[power]
     if kind == "flag":
-        return True  # maneuvers (LR 6.5) is always open, so a flag can always be played
+        return True  # a flag can always be played, at worst to forfeit its action (LR 6)
     if kind == "offensive":
         if line.posture == "collective-security":
             return False  # LR 12.3: offensives must be rejected or reserved
