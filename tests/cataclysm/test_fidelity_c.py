@@ -239,3 +239,23 @@ def test_units_in_a_country_a_chinese_army_expands_into_retreat_or_go_to_the_cup
     assert options(game) == ["Guangdong", "to the cup"]
     choose(game, "japan", "Guangdong")
     assert air.area == "guangdong" and game.pending is None
+
+
+def test_a_decisive_victory_gives_the_patron_control_with_a_regroup_lr_11_3() -> None:
+    """LR 11.3 L2312: the single patron gains control as by conquest, regroup included (10.9.1)."""
+    game = bare_game()
+    state = game.state
+    del state.cubes["czechoslovakia"]
+    state.minor_armies.remove("czechoslovakia")
+    state.civil_wars["czechoslovakia"] = {"left": [], "right": ["germany"]}
+    state.powers["germany"].available_offensives -= 1
+    game.push("cw-resolve", area="czechoslovakia")
+    game.run()
+    roll(game, 1, 1)  # the left: 2
+    roll(game, 6, 1, 1)  # the right, with the aid die: 6, a decisive victory
+    assert state.cubes["czechoslovakia"] == {"germany": 1}
+    assert game.pending is not None and game.pending["power"] == "germany"
+    choose(game, "germany", "regroup #2 tank-army in Silesia")
+    choose(game, "germany", "Czechoslovakia")
+    choose(game, "germany", "done")
+    assert next(u for u in state.units if u.id == 2).area == "czechoslovakia"

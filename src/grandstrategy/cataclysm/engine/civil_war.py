@@ -625,7 +625,11 @@ def _result(game: CataclysmGame, current: Step) -> None:
     _give_back(game, [*beaten_aid, *sides[winner]])
     game.note(f"civil war in {name}: {shown}, decisive victory of the {winner}; the war ends (LR 11.3)")
     if len(backers) == 1:
-        change_control(game, area_id, backers[0])  # as a conquest (LR 10.9.1); no regroup
+        change_control(game, area_id, backers[0])  # as a conquest (LR 10.9.1)
+        # including its regroup: the patron's side may move land and air units in (LR 11.3, 10.11)
+        op = {"power": backers[0], "target": area_id, "defender": None, "kind": "land"}
+        op |= {"variant": None, "origins": [], "extended": False}
+        game.push("regroup", op=op, side="attacker", classes=["land", "air"], powers=None)
     elif backers:
         order = [p for p in power_order(game, decreasing=True) if p in backers]
         game.note(f"the patrons {', '.join(order)} have a diplomatic opportunity in {name} (LR 5.7)")
