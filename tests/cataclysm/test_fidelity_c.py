@@ -143,21 +143,23 @@ def test_chinese_resistance_with_only_chinese_army_countries_is_rerolled_crisis_
 
 
 def test_economic_setback_concerns_the_next_counter_drawn_only_crisis_3_3() -> None:
-    """Crisis 3-3 L2971: a Civil War Resolution drawn next uses the Setback up; a later flag plays."""
+    """Crisis 3-3 L2971: a Crisis marker drawn next uses the Setback up; the flag drawn after it is
+    offered to Italy as usual."""
     game = bare_game("campaign-1933")
     state = game.state
     state.economic_setback = True
-    state.cup.remove("cw-resolution")
-    game.stack = [{"do": "drawn", "outcome": "cw-resolution"}]
-    game.state.cup.append("cw-resolution")
+    game.stack = [{"do": "drawn", "outcome": "crisis"}]
     game.run()
     assert not state.economic_setback
+    roll(game, 5, 3)  # Military Agitation
+    choose(game, "japan", "keep")  # the Washington Naval Treaty stands
+    choose(game, "germany", "pass")  # no interrupt
     flags = state.powers["italy"].available_flags
-    game.stack = [{"do": "drawn", "outcome": "flag:italy"}]
-    game.pending = None
-    game.run()
-    assert state.powers["italy"].available_flags == flags  # not returned: Italy plays it
+    assert game.pending is not None and game.pending["label"] == "action cup"
+    game.apply_chance("flag:italy")
+    assert state.powers["italy"].available_flags == flags  # not returned: Italy may play it
     assert game.pending is not None and game.pending["power"] == "italy"
+    assert "play" in options(game)
 
 
 # ---- LR 11.4.1 (L2332, L2356): a beaten Chinese army may retreat, its faction's power decides --------

@@ -152,7 +152,7 @@ def _pact_targets(game: CataclysmGame, areas: list[str]) -> list[tuple[str, str]
 
 def _chinese_targets(game: CataclysmGame) -> list[tuple[str, str]]:
     """Ungarrisoned Chinese countries held by a power and free of Chinese armies (crisis 5-4)."""
-    chinese = sorted(a.id for a in game.module.areas.values() if a.chinese)
+    chinese = [a.id for a in game.module.areas.values() if a.chinese]
     return [(a, h) for a, h in _pact_targets(game, chinese) if a not in game.state.chinese_armies]
 
 
@@ -181,9 +181,10 @@ def _pact_result(game: CataclysmGame, current: Step) -> None:
     if not cubes:
         state.cubes.pop(area_id, None)
     game.note(f"{current['holder']} loses its cube in {area_id}")
-    leaving = [u for u in state.units if u.area == area_id and module.unit_types[u.type].unit_class != "land"]
-    sweep(game)  # e.g. a logistics unit, which cannot retreat (LR 7.1.4)
-    game.then(*retreat_steps(game, leaving, "crisis: the country turns its back"))
+    here = [u for u in state.units if u.area == area_id]
+    leaving = [u for u in here if module.unit_types[u.type].unit_class in ("naval", "air")]
+    sweep(game)  # then any other unit that may no longer stay, e.g. a logistics unit (LR 2.2.4, 7.1.4)
+    game.then(*retreat_steps(game, leaving, "crisis: the country drops its controller"))
     check_status_quo(game)
 
 
