@@ -24,7 +24,8 @@ from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.engine.politics import garrisoned
 from grandstrategy.cataclysm.module.schema import Commitment, Stability, WarStatus
-from grandstrategy.cataclysm.rules.control import belligerent, controller, interests
+from grandstrategy.cataclysm.module.world import area_controller
+from grandstrategy.cataclysm.rules.control import belligerent, controller, interests, is_country
 from grandstrategy.cataclysm.rules.dice import crisis_key
 
 NOT_YET: set[str] = set()
@@ -171,21 +172,44 @@ def _neutrality_pact(game: CataclysmGame, current: Step) -> None:
 @step("pact-result")
 def _pact_result(game: CataclysmGame, current: Step) -> None:
     """A failed check: the cube goes and every non-land unit retreats from the country (crisis
-    6-5 ... 6-1, 5-4, 4-4; LR 10.10); anything else that may no longer stay leaves (LR 2.2.4)."""
+    6-5 ... 6-1, 5-4, 4-4; LR 10.10); anything else that may no longer stay leaves (LR 2.2.4).
+
+    ``every``: every cube there goes, not only the holder's (crisis 4-4). A home or colony area
+    left without a hostile cube returns to its active owner (LR 2.2.3): a change of control by
+    crisis event, with its flags and provocations (LR 2.2.4, 5.2.3, 5.2.4).
+    """
     if current["success"]:
         return
     state, module = game.state, game.module
     area_id = current["area"]
+    here = [u for u in state.units if u.area == area_id]
+    leaving = [u for u in here if module.unit_types[u.type].unit_class in ("naval", "air")]
     cubes = state.cubes.get(area_id, {})
+    game.note(f"{current['holder']} loses its cube in {area_id}")
+    owner = module.area(area_id).owner
+    left = {} if current.get("every") else {p: n for p, n in cubes.items() if p != current["holder"]}
+    if owner is not None and owner != current["holder"] and _owner_regains(game, area_id, left):
+        change_control(game, area_id, owner)  # the area is its owner's again (LR 2.2.3)
+        game.then(*retreat_steps(game, leaving, "crisis: the country drops its controller"))
+        return
+    if current.get("every"):
+        cubes.clear()
     cubes.pop(current["holder"], None)
     if not cubes:
         state.cubes.pop(area_id, None)
-    game.note(f"{current['holder']} loses its cube in {area_id}")
-    here = [u for u in state.units if u.area == area_id]
-    leaving = [u for u in here if module.unit_types[u.type].unit_class in ("naval", "air")]
     sweep(game)  # then any other unit that may no longer stay, e.g. a logistics unit (LR 2.2.4, 7.1.4)
     game.then(*retreat_steps(game, leaving, "crisis: the country drops its controller"))
     check_status_quo(game)
+
+
+def _owner_regains(game: CataclysmGame, area_id: str, cubes: dict[str, int]) -> bool:
+    """Whether the area's owner controls it once only ``cubes`` are left there (LR 2.2.4)."""
+    state = game.state
+    owner = game.module.area(area_id).owner
+    held = area_controller(
+        game.module, area_id, cubes, lambda p: p in state.powers and state.powers[p].active
+    )
+    return owner is not None and held == owner
 
 
 @step("event-chinese-resistance")
@@ -226,18 +250,31 @@ def _political_crisis(game: CataclysmGame, current: Step) -> None:
 
 
 def _putsch_targets(game: CataclysmGame, power: str) -> list[str]:
+    """The countries a Failed Putsch may strike: controlled, ungarrisoned and in the power's
+    interest, those of least resistance only (crisis 4-4).
+
+    Any power's cube makes a country controlled, the chooser's own or another's (LR 2.2.5); a home
+    or colony area held by a power other than its owner is a country too (LR 2.2.3); resistance is
+    one per neutral cube where there are any, else the printed value (LR 2.3.7).
+    """
     state, module = game.state, game.module
     if power not in state.powers or not state.powers[power].active:
-        return []
+        return []  # an event naming a power out of play has no effect (LR 3.7.4)
     held = [
         a
         for a in interests(module, state, power)
-        if module.area(a).owner is None and controller(module, state, a) == power and not garrisoned(game, a)
+        if is_country(module, state, a)
+        and controller(module, state, a) is not None
+        and not garrisoned(game, a)
     ]
     if not held:
         return []
-    least = min(module.area(a).resistance for a in held)
-    return sorted(a for a in held if module.area(a).resistance == least)
+
+    def resistance(area_id: str) -> int:
+        return state.cubes.get(area_id, {}).get("neutral", 0) or module.area(area_id).resistance
+
+    least = min(resistance(a) for a in held)
+    return sorted(a for a in held if resistance(a) == least)
 
 
 @step("event-failed-putsch")
@@ -247,7 +284,7 @@ def _failed_putsch(game: CataclysmGame, current: Step) -> None:
     if targets:
         game.ask(
             power,
-            "Failed Putsch: choose the country that throws you out (crisis 4-4)",
+            "Failed Putsch: choose the country that throws out its controller (crisis 4-4)",
             targets,
             "putsch-result",
             power=power,
@@ -256,7 +293,12 @@ def _failed_putsch(game: CataclysmGame, current: Step) -> None:
 
 @step("putsch-result")
 def _putsch_result(game: CataclysmGame, current: Step) -> None:
-    game.push("pact-result", success=False, area=current["choice"], holder=current["power"])
+    """Every cube in the chosen country goes, whoever holds it, and its non-land units retreat."""
+    area_id = current["choice"]
+    holder = controller(game.module, game.state, area_id)
+    if holder is None:
+        return
+    game.push("pact-result", success=False, area=area_id, holder=holder, every=True)
 
 
 @step("event-economic-setback")

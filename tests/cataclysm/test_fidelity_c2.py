@@ -1,0 +1,95 @@
+"""Rules fidelity of the crisis tables and of units sent to the action cup (crisis tables, LR 2.2.4,
+5.6.2, 6.1.4).
+
+Each test sets a situation up, forces the dice and the choices through the engine, and checks the
+outcome the rules give.
+"""
+
+from __future__ import annotations
+
+from tests.cataclysm.test_operations import MODULE, bare_game, choose, options, roll
+
+from grandstrategy.cataclysm.engine import CataclysmGame
+from grandstrategy.cataclysm.rules.control import controller
+
+
+def _crisis(game: CataclysmGame, high: int, low: int) -> None:
+    """A Crisis marker rolls ``high``-``low`` on the table (LR 3.7.4)."""
+    game.push("crisis-roll", reroll=True)
+    game.run()
+    roll(game, high, low)
+
+
+def _rerolled(game: CataclysmGame) -> bool:
+    """Whether the crisis just read is rolled again: the next request is the crisis roll."""
+    return (
+        "roll again" in game.state.log[-1]
+        and game.pending is not None
+        and game.pending["type"] == "chance"
+        and game.pending["label"] == "crisis"
+    )
+
+
+# ---- crisis 4-4 (L2963): any power's cube makes a country controlled (LR 2.2.5, L326-330) ------------
+
+
+def test_failed_putsch_offers_countries_another_power_controls_crisis_4_4() -> None:
+    """Crisis 4-4 L2963, LR 2.2.5 L328: in 1933 Germany holds no country, but French-held Poland and
+    Czechoslovakia are controlled, ungarrisoned and in Germany's interest: no reroll, Germany picks."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    _crisis(game, 4, 4)
+    assert game.pending is not None and game.pending["power"] == "germany"
+    assert options(game) == ["czechoslovakia", "poland"]
+    choose(game, "germany", "poland")
+    assert "poland" not in state.cubes and controller(MODULE, state, "poland") is None
+    assert state.cubes["czechoslovakia"] == {"france": 1}
+    assert game.pending is None
+
+
+def test_failed_putsch_without_a_controlled_country_is_rerolled_crisis_4_4() -> None:
+    """Crisis 4-4 L2963 with LR 3.7.4 L807: no controlled ungarrisoned country in Germany's interest."""
+    game = bare_game("campaign-1933")
+    for area in ("poland", "czechoslovakia"):
+        del game.state.cubes[area]
+    _crisis(game, 4, 4)
+    assert _rerolled(game)
+
+
+def test_failed_putsch_keeps_to_the_least_resistance_whoever_holds_it_crisis_4_4() -> None:
+    """Crisis 4-4 L2963: an Italian cube in Austria (no resistance) leaves Poland and Czechoslovakia
+    (resistance 1) out; Austria is thrown out of Italy's hands."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.cubes["austria"] = {"italy": 1}
+    _crisis(game, 4, 4)
+    assert options(game) == ["austria"]
+    choose(game, "germany", "austria")
+    assert "austria" not in state.cubes and state.cubes["poland"] == {"france": 1}
+
+
+def test_failed_putsch_counts_a_german_held_foreign_home_area_as_a_country_crisis_4_4() -> None:
+    """Crisis 4-4 L2963, LR 2.2.3 L304: Germany's cube in ungarrisoned Lorraine makes it a country
+    of no resistance, offered beside Austria; the cube goes and Lorraine is France's again, a change
+    of control by crisis event (LR 2.2.4, docs/decisions.md); the German air force there retreats
+    (the event's non-land units)."""
+    game = bare_game("europe-1939")
+    state = game.state
+    for unit in [u for u in state.units if u.area == "lorraine"]:
+        unit.area = "brittany"
+    state.cubes["lorraine"] = {"germany": 1}
+    air = next(u for u in state.units if u.power == "germany" and u.type == "tactical-air")
+    air.area = "lorraine"
+    flags = state.powers["france"].available_flags
+    _crisis(game, 4, 4)
+    assert options(game) == ["austria", "lorraine"]
+    choose(game, "germany", "lorraine")
+    assert "lorraine" not in state.cubes and controller(MODULE, state, "lorraine") == "france"
+    choose(game, "germany", "Ruhr")
+    assert air.area == "ruhr"
+    # France gains Lorraine by crisis event: Germany, opposing and with interests there, is
+    # provoked (LR 5.2.3); France gains its flag for the cube removed (LR 5.2.4)
+    choose(game, "germany", "cup")
+    choose(game, "france", "cup")
+    assert state.powers["france"].available_flags == flags - 1
+    assert game.pending is None
