@@ -93,3 +93,24 @@ def test_failed_putsch_counts_a_german_held_foreign_home_area_as_a_country_crisi
     choose(game, "france", "cup")
     assert state.powers["france"].available_flags == flags - 1
     assert game.pending is None
+
+
+# ---- LR 5.6.2 design note (L1299), 6.1.4 (L1412), 2.2.4: units sent to the cup come back regular ---
+
+
+def test_a_unit_that_goes_to_the_cup_goes_on_its_regular_side_lr_5_6_2() -> None:
+    """LR 5.6.2 L1297-1299: at the armistice the German carrier fleet in the Baltic may no longer stay
+    (LR 7.1.2); Germany puts it in the cup, where it is interned and comes back as a surface fleet.
+    The upgrade marker went back to the force pool when it was played (LR 3.7.3): the pool is as it
+    was and every invariant holds."""
+    from tests.cataclysm.test_operations import setup
+
+    game = setup("europe-1939", [("germany", "carrier-fleet", "baltic-sea")], [("france", "germany")])
+    state = game.state
+    pool = dict(state.powers["germany"].force_pool)
+    game.push("armistice-settle", power="germany", accepted=["france"])
+    game.run()
+    choose(game, "germany", "to the cup")
+    assert not state.units
+    assert "unit:germany:surface-fleet" in state.cup and "unit:germany:carrier-fleet" not in state.cup
+    assert state.powers["germany"].force_pool == pool

@@ -818,7 +818,7 @@ def _ccw_expand_result(game: CataclysmGame, current: Step) -> None:
         _remove_cubes(game, area_id)
         leaving = [unit for unit in state.units if unit.area == area_id]
         # the other units retreat or go to the cup, as each owner chooses (LR 11.4.6)
-        steps = retreat_steps(game, leaving, "LR 11.4.6", cup=True, regular=True)
+        steps = retreat_steps(game, leaving, "LR 11.4.6", cup=True)
         game.then(*steps, {"do": "ccw-expand", "plan": current["plan"][1:]})
         return
     game.note(f"the {FACTION_NAMES[faction]} roll {faces}: no expansion into {_name(game, area_id)}")

@@ -2,9 +2,11 @@
 
 When control, a war, an alliance or a base changes, some units can find themselves in an area
 they may not occupy. Each such unit retreats (LR 10.10) or goes to the action cup, as its owner
-chooses; a unit with neither choice is destroyed. ``sweep`` queues the check; it runs once the
-current procedure has finished its own moves. ``retreat_steps`` sends given units away where a rule
-says they retreat (LR 10.10), with the cup as a choice only where that rule allows it.
+chooses; a unit with neither choice is destroyed. A unit going to the cup is interned and comes
+back on its regular side (LR 5.6.2 design note), wherever a rule offers the cup. ``sweep`` queues
+the check; it runs once the current procedure has finished its own moves. ``retreat_steps`` sends
+given units away where a rule says they retreat (LR 10.10), with the cup as a choice only where
+that rule allows it.
 """
 
 from __future__ import annotations
@@ -92,25 +94,19 @@ def _sweep_answer(game: CataclysmGame, current: Step) -> None:
     set_area(game, unit, area_id)
 
 
-def retreat_steps(
-    game: CataclysmGame, units: list[Unit], rule: str, *, cup: bool = False, regular: bool = False
-) -> list[Step]:
+def retreat_steps(game: CataclysmGame, units: list[Unit], rule: str, *, cup: bool = False) -> list[Step]:
     """Steps making each unit leave its area by retreat (LR 10.10) or, with ``cup``, by retreat or
     the action cup as its owner chooses (LR 2.2.4); one that can do neither is destroyed.
 
     Units of several powers go in decreasing effectiveness order (LR 10.10); ``rule`` names the rule
-    that sends them away, for the prompt; ``regular``: a unit going to the cup goes on its
-    non-upgraded side.
+    that sends them away, for the prompt.
     """
     order = power_order(game, decreasing=True)
 
     def rank(unit: Unit) -> tuple[int, int]:
         return (order.index(unit.power) if unit.power in order else len(order), unit.id)
 
-    return [
-        {"do": RETREAT, "unit": u.id, "cup": cup, "rule": rule, "regular": regular}
-        for u in sorted(units, key=rank)
-    ]
+    return [{"do": RETREAT, "unit": u.id, "cup": cup, "rule": rule} for u in sorted(units, key=rank)]
 
 
 @step(RETREAT)
@@ -130,7 +126,7 @@ def _forced_retreat(game: CataclysmGame, current: Step) -> None:
         _destroy(game, unit, why=f"cannot retreat ({current['rule']}, LR 10.10.1)")
         return
     if len(options) == 1:
-        game.push(f"{RETREAT}-answer", unit=unit.id, choice=options[0], regular=current.get("regular", False))
+        game.push(f"{RETREAT}-answer", unit=unit.id, choice=options[0])
         return
     what = "retreat or go to the cup" if current["cup"] else "retreat"
     game.ask(
@@ -139,7 +135,6 @@ def _forced_retreat(game: CataclysmGame, current: Step) -> None:
         options,
         f"{RETREAT}-answer",
         unit=unit.id,
-        regular=current.get("regular", False),
     )
 
 
@@ -149,7 +144,7 @@ def _forced_retreat_answer(game: CataclysmGame, current: Step) -> None:
     if unit is None:
         return
     if current["choice"] == "to the cup":
-        _to_cup(game, unit, regular=current.get("regular", False))
+        _to_cup(game, unit)
         return
     area_id = game.module.find_area(current["choice"])
     if area_id is None:
@@ -159,11 +154,11 @@ def _forced_retreat_answer(game: CataclysmGame, current: Step) -> None:
     set_area(game, unit, area_id)
 
 
-def _to_cup(game: CataclysmGame, unit: Unit, *, regular: bool = False) -> None:
-    """Put the unit's counter in the action cup; ``regular``: on its non-upgraded side."""
-    kind = unit.type
-    if regular:
-        kind = next((t.id for t in game.module.unit_types.values() if t.upgrades_to == unit.type), unit.type)
+def _to_cup(game: CataclysmGame, unit: Unit) -> None:
+    """Put the unit's counter in the action cup on its regular side: it is interned and comes back
+    as a new unit would (LR 5.6.2 design note, 3.7.2). Its upgrade marker went back to the force
+    pool when it was played (LR 3.7.3), so the flip, as a loss's flip (LR 10.8), leaves no marker."""
+    kind = next((t.id for t in game.module.unit_types.values() if t.upgrades_to == unit.type), unit.type)
     game.state.units.remove(unit)
     game.state.cup.append(f"unit:{unit.power}:{kind}")
     game.state.cup.sort()
