@@ -81,6 +81,7 @@ def test_failed_putsch_counts_a_german_held_foreign_home_area_as_a_country_crisi
     air = next(u for u in state.units if u.power == "germany" and u.type == "tactical-air")
     air.area = "lorraine"
     flags = state.powers["france"].available_flags
+    german_flags = state.powers["germany"].available_flags
     _crisis(game, 4, 4)
     assert options(game) == ["austria", "lorraine"]
     choose(game, "germany", "lorraine")
@@ -92,7 +93,19 @@ def test_failed_putsch_counts_a_german_held_foreign_home_area_as_a_country_crisi
     choose(game, "germany", "cup")
     choose(game, "france", "cup")
     assert state.powers["france"].available_flags == flags - 1
+    assert state.powers["germany"].available_flags == german_flags - 1
     assert game.pending is None
+
+
+def test_a_political_crisis_already_in_effect_is_rerolled_once_only_crisis_5_2() -> None:
+    """Crisis 5-2 L2962 with LR 3.7.4 L807: "reroll if already in effect" is the crisis's one
+    reroll; the same result on the reroll changes nothing and is not rolled a third time."""
+    game = bare_game("campaign-1933")
+    game.state.powers["germany"].effectiveness_reduced = True
+    _crisis(game, 5, 2)
+    assert _rerolled(game)
+    roll(game, 5, 2)
+    assert game.pending is None and game.state.powers["germany"].effectiveness_reduced
 
 
 # ---- LR 5.6.2 design note (L1299), 6.1.4 (L1412), 2.2.4: units sent to the cup come back regular ---
