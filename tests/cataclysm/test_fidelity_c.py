@@ -33,7 +33,7 @@ def _rerolled(game: CataclysmGame) -> bool:
 
 
 def test_public_opposition_with_every_democracy_at_civilian_is_rerolled_lr_3_7_4() -> None:
-    """LR 3.7.4 L807, crisis 2-2 L2975: no Democracy at rearmament or higher, no test: roll again."""
+    """LR 3.7.4 L807, crisis 2-2 L2977: no Democracy at rearmament or higher, no test: roll again."""
     game = bare_game("campaign-1933")  # every Democracy starts at Civilian
     _crisis(game, 2, 2)
     assert _rerolled(game)
@@ -45,7 +45,7 @@ def test_public_opposition_with_every_democracy_at_civilian_is_rerolled_lr_3_7_4
 
 
 def test_public_support_without_a_flag_to_gain_is_rerolled_lr_3_7_4() -> None:
-    """LR 3.7.4 L807, crisis 5-5 L2963: no Democracy has a flag left to gain: roll again."""
+    """LR 3.7.4 L807, crisis 5-5 L2959: no Democracy has a flag left to gain: roll again."""
     game = bare_game("campaign-1933")
     for power in ("france", "united-kingdom", "united-states"):
         game.state.powers[power].available_flags = 0
@@ -55,7 +55,7 @@ def test_public_support_without_a_flag_to_gain_is_rerolled_lr_3_7_4() -> None:
 
 
 def test_international_incident_without_a_flag_to_gain_is_rerolled_lr_3_7_4() -> None:
-    """LR 3.7.4 L807, crisis 2-1 L2977: none of the powers of the sub-table could gain a flag."""
+    """LR 3.7.4 L807, crisis 2-1 L2982: none of the powers of the sub-table could gain a flag."""
     game = bare_game("campaign-1933")
     for power, line in game.state.powers.items():
         game.state.cup.extend(["flag:" + power] * line.available_flags)
@@ -65,7 +65,7 @@ def test_international_incident_without_a_flag_to_gain_is_rerolled_lr_3_7_4() ->
 
 
 def test_economic_setback_already_waiting_is_rerolled_lr_3_7_4() -> None:
-    """LR 3.7.4 L807, crisis 3-3 L2971: a second Setback before the next draw changes nothing."""
+    """LR 3.7.4 L807, crisis 3-3 L2967: a second Setback before the next draw changes nothing."""
     game = bare_game("campaign-1933")
     game.state.economic_setback = True
     _crisis(game, 3, 3)
@@ -83,7 +83,7 @@ def test_war_weariness_with_only_steady_powers_is_rerolled_lr_3_7_4() -> None:
 
 
 def test_a_further_cataclysm_in_the_same_crisis_is_rolled_again_crisis_1_1() -> None:
-    """Crisis 1-1 L2985: two more rolls, and any further 1-1 in that Crisis is rolled again."""
+    """Crisis 1-1 L2986: two more rolls, and any further 1-1 in that Crisis is rolled again."""
     game = bare_game("campaign-1933")
     game.state.powers["germany"].effectiveness_reduced = True  # 5-2 could not change anything
     _crisis(game, 1, 1)
@@ -143,7 +143,7 @@ def test_chinese_resistance_with_only_chinese_army_countries_is_rerolled_crisis_
 
 
 def test_economic_setback_concerns_the_next_counter_drawn_only_crisis_3_3() -> None:
-    """Crisis 3-3 L2971: a Crisis marker drawn next uses the Setback up; the flag drawn after it is
+    """Crisis 3-3 L2967: a Crisis marker drawn next uses the Setback up; the flag drawn after it is
     offered to Italy as usual."""
     game = bare_game("campaign-1933")
     state = game.state
