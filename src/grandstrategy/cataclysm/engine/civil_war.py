@@ -771,7 +771,11 @@ def _ccw_retreat(game: CataclysmGame, current: Step) -> None:
 
 @step("ccw-expand")
 def _ccw_expand(game: CataclysmGame, current: Step) -> None:
-    """Each faction in turn may try to expand by diplomacy with no modifiers (LR 11.4.6)."""
+    """Each faction in turn tries to expand by diplomacy with no modifiers (LR 11.4.6).
+
+    During the war each faction must make its attempt; once the war has ended the winner only may,
+    so its deciding power may also answer ``none``.
+    """
     plan = current["plan"]
     if not plan:
         return
@@ -781,11 +785,12 @@ def _ccw_expand(game: CataclysmGame, current: Step) -> None:
         game.note(f"the {FACTION_NAMES[faction]} have nowhere to expand")
         game.push("ccw-expand", plan=plan[1:])
         return
+    optional = game.state.ccw_winner == faction  # "may attempt" after the war (LR 11.4.6)
     _decide(
         game,
         faction,
         f"expand into which country (effectiveness {eff})? (LR 11.4.6)",
-        targets,
+        [*targets, "none"] if optional else targets,
         "ccw-expand-target",
         plan=plan,
     )
@@ -794,6 +799,10 @@ def _ccw_expand(game: CataclysmGame, current: Step) -> None:
 @step("ccw-expand-target")
 def _ccw_expand_target(game: CataclysmGame, current: Step) -> None:
     faction, eff = current["plan"][0]
+    if current["choice"] == "none":
+        game.note(f"the {FACTION_NAMES[faction]} do not try to expand (LR 11.4.6)")
+        game.push("ccw-expand", plan=current["plan"][1:])
+        return
     game.roll(
         eff,
         f"{FACTION_NAMES[faction]} expansion into {_name(game, current['choice'])}",
