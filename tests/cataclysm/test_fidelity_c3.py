@@ -205,3 +205,35 @@ def test_a_power_destroying_the_last_chicom_army_ends_the_war_at_once_lr_11_4_5(
     assert state.ccw_winner == "gmd" and state.chinese_aid == {}
     assert state.influence["china"] == ["united-states", "japan"]
     assert state.powers["united-states"].available_offensives == us + 1
+
+
+def test_an_attack_spends_aid_from_each_faction_for_one_extra_die_and_a_conquest_ends_the_war_lr_9_7_1() -> (
+    None
+):
+    """LR 9.7.1 L1935-1937, 11.2 L2282-2286, 11.0 L2251: Germany attacks Czechoslovakia in civil war;
+    one marker goes from each faction (France's, the lowest patron of the right) and the empty
+    country rolls one die plus a single aid die, not one per marker. Germany conquers it: the war
+    ends and the Soviet marker left on the right goes back."""
+    from tests.cataclysm.test_operations import offensive, settle
+
+    game = bare_game("campaign-1933")
+    state = game.state
+    del state.cubes["czechoslovakia"]
+    state.minor_armies.remove("czechoslovakia")
+    give_aid(game, "czechoslovakia", "left", "soviet-union")
+    give_aid(game, "czechoslovakia", "right", "soviet-union", "france")
+    soviet = state.powers["soviet-union"].available_offensives
+    france = state.powers["france"].available_offensives
+    offensive(game, "germany", 1)
+    choose(game, "germany", "land operation against Czechoslovakia")
+    choose(game, "germany", "activate #16 infantry-army in Bavaria")
+    settle(game)
+    keep_aid(game)
+    assert state.civil_wars["czechoslovakia"] == {"left": [], "right": ["soviet-union"]}
+    assert state.powers["france"].available_offensives == france + 1
+    roll(game, 5, 3)  # Germany: two dice
+    roll(game, 2, 1)  # the country: one die without land units, one for the aid spent
+    assert any("defender rolls 2 1 = 2" in line for line in state.log)
+    assert "czechoslovakia" not in state.civil_wars
+    assert state.cubes["czechoslovakia"] == {"germany": 1}
+    assert state.powers["soviet-union"].available_offensives == soviet + 2
