@@ -237,3 +237,49 @@ def test_an_attack_spends_aid_from_each_faction_for_one_extra_die_and_a_conquest
     assert "czechoslovakia" not in state.civil_wars
     assert state.cubes["czechoslovakia"] == {"germany": 1}
     assert state.powers["soviet-union"].available_offensives == soviet + 2
+
+
+def test_after_the_war_a_country_with_a_land_unit_is_no_target_and_expansion_provokes_nobody_lr_11_4_6() -> (
+    None
+):
+    """LR 11.4.6 L2403-2407: after the war the GMD in Hunan may not go into Japanese Guangxi, held by
+    a Japanese army, but may into Japanese Guangdong, held by no land unit; taking it removes Japan's
+    cube and gives no flag to Japan or to the Democracies with interests there."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    china(game, hunan="gmd")
+    state.ccw_winner = "gmd"
+    state.cubes["guangxi"] = {"japan": 1}
+    state.cubes["guangdong"] = {"japan": 1}
+    next(u for u in state.units if u.id == 21).area = "guangxi"
+    flags = {power: line.available_flags for power, line in state.powers.items()}
+    game.push("cw-resolution")
+    run(game)
+    power, offered = asking(game)
+    assert power == "united-states" and "guangdong" in offered and "guangxi" not in offered
+    choose(game, "united-states", "guangdong")
+    roll(game, 6, 1)
+    assert state.chinese_armies["guangdong"] == "gmd" and "guangdong" not in state.cubes
+    assert game.pending is None
+    assert {power: line.available_flags for power, line in state.powers.items()} == flags
+
+
+# ---- LR 11.3 (L2312-2316) with 5.2.3 (L1105): who is provoked by a decisive victory ----------------------
+
+
+def test_a_decisive_victory_provokes_interested_powers_but_not_the_beaten_patron_lr_11_3() -> None:
+    """LR 11.3 L2314, 5.2.3 L1105: Italy, single patron of the left, wins Spain decisively. France and
+    the UK, with interests there, are provoked; the USSR's only interest was its aid to the right,
+    lost with the battle before Italy gains control, so it gains no flag (docs/decisions.md)."""
+    game = bare_game("europe-1939")
+    state = game.state
+    give_aid(game, "spain", "left", "italy")
+    give_aid(game, "spain", "right", "soviet-union")
+    resolve(game, (6, 1), (3, 2))  # one marker each: two dice each; 6 is double 3
+    assert state.cubes["spain"] == {"italy": 1}
+    provoked = []
+    while game.pending is not None and "place the flag" in str(game.pending.get("prompt")):
+        provoked.append(game.pending["power"])
+        choose(game, game.pending["power"], "cup")
+    assert provoked == ["france", "united-kingdom"]
+    assert game.pending is None
