@@ -283,3 +283,28 @@ def test_a_decisive_victory_provokes_interested_powers_but_not_the_beaten_patron
         choose(game, game.pending["power"], "cup")
     assert provoked == ["france", "united-kingdom"]
     assert game.pending is None
+
+
+# ---- LR 11.0 (L2249-2251), 11.2 (L2286), 11.4.2-11.4.3 (L2334-2344): control of a Chinese country ---------
+
+
+def test_diplomacy_takes_a_chinese_country_its_army_stays_its_aid_goes_and_the_war_goes_on_lr_11_4_3() -> (
+    None
+):
+    """LR 11.0 L2249-2251 (the Chinese exception), 11.2 L2286, 11.4.2 L2336, 11.4.3 L2342: Japan may
+    try diplomacy on Hebei despite the civil war, at -1 for the GMD army; it succeeds: the army stays
+    in the Japanese-held country, the US aid on it goes back, and the Chinese Civil War goes on."""
+    from grandstrategy.cataclysm.engine.politics import choose_action
+
+    game = bare_game("campaign-1933")
+    state = game.state
+    give_chinese_aid(game, "hebei", "united-states")
+    us = state.powers["united-states"].available_offensives
+    choose_action(game, "japan")
+    assert "diplomacy hebei" in options(game)
+    choose(game, "japan", "diplomacy hebei")
+    roll(game, 6, 6)
+    assert state.cubes["hebei"] == {"japan": 1} and state.chinese_armies["hebei"] == "gmd"
+    assert "hebei" not in state.chinese_aid
+    assert state.powers["united-states"].available_offensives == us + 1
+    assert state.ccw_winner is None
