@@ -308,3 +308,40 @@ def test_diplomacy_takes_a_chinese_country_its_army_stays_its_aid_goes_and_the_w
     assert "hebei" not in state.chinese_aid
     assert state.powers["united-states"].available_offensives == us + 1
     assert state.ccw_winner is None
+
+
+# ---- LR 11.1 (L2263-2268) with 5.2.4 (L1121): a revolt throws an occupier's cube out of a colony ---------
+
+
+def test_a_revolt_removing_an_occupiers_cube_from_a_resource_colony_gives_its_owner_a_flag_lr_11_1() -> None:
+    """LR 11.1 L2265-2267, 2.2.3 L304, 5.2.4 L1121: Japan holds French Indochina (a resource colony);
+    a revolt breaks out there: Japan's cube goes, a neutral cube comes, Japan may place its one aid
+    marker, and France gains a flag for the non-friendly cube removed from its colony."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.cubes["indochina"] = {"japan": 1}
+    flags = state.powers["france"].available_flags
+    game.push("cw-outbreak", area="indochina")
+    run(game)
+    assert state.cubes["indochina"] == {"neutral": 1} and "indochina" in state.civil_wars
+    choose(game, "japan", "none")
+    assert game.pending is not None and game.pending["power"] == "france"
+    assert "place the flag" in game.pending["prompt"]
+    choose(game, "france", "cup")
+    assert state.powers["france"].available_flags == flags - 1
+    assert game.pending is None
+
+
+def test_a_revolt_in_a_colony_its_owner_holds_gives_no_flag_lr_11_1() -> None:
+    """LR 11.1 L2265-2267, 5.2.4 L1121, 5.5.1: in French-held Indochina the revolt places a neutral
+    cube; no non-friendly cube left, so no flag, but France takes the test for losing a resource
+    colony."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    flags = state.powers["france"].available_flags
+    game.push("cw-outbreak", area="indochina")
+    run(game)
+    choose(game, "france", "none")
+    assert game.pending is not None and game.pending["label"] == "france stability test (loss of Indochina)"
+    roll(game, 6)
+    assert game.pending is None and state.powers["france"].available_flags == flags

@@ -22,7 +22,7 @@ from typing import Any
 
 from grandstrategy.cataclysm.engine import collapse  # noqa: F401  (registers the "opportunity" step)
 from grandstrategy.cataclysm.engine.common import flag_step, power_order, stability_step
-from grandstrategy.cataclysm.engine.control import change_control, check_status_quo
+from grandstrategy.cataclysm.engine.control import change_control, check_status_quo, cube_removal_flags
 from grandstrategy.cataclysm.engine.displacement import retreat_steps
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
@@ -259,6 +259,8 @@ def _outbreak(game: CataclysmGame, current: Step) -> None:
     if holder is not None:
         leaving = [unit for unit in state.units if unit.area == area_id]
         steps += retreat_steps(game, leaving, "LR 11.1")  # retreat, not the cup (docs/decisions.md)
+        # an occupier's cube leaving the owner's home area or resource colony: the owner's flag(s) (LR 5.2.4)
+        owner_flags = cube_removal_flags(game, area_id)
         state.cubes.pop(area_id, None)
         if area.owner is None:
             game.note(f"{holder} loses its cube in {area.name}")
@@ -275,6 +277,8 @@ def _outbreak(game: CataclysmGame, current: Step) -> None:
         )
         if area.owner == holder and lost_home and controller(module, state, area_id) != holder:
             steps += [stability_step(holder, f"loss of {area.name}")] * (2 if area.capital else 1)
+        if owner_flags and area.owner is not None:
+            steps += [flag_step(area.owner, f"a non-friendly cube leaves {area.name}")] * owner_flags
         check_status_quo(game)
     game.then(*steps)
 
