@@ -345,3 +345,54 @@ def test_a_revolt_in_a_colony_its_owner_holds_gives_no_flag_lr_11_1() -> None:
     assert game.pending is not None and game.pending["label"] == "france stability test (loss of Indochina)"
     roll(game, 6)
     assert game.pending is None and state.powers["france"].available_flags == flags
+
+
+def test_the_power_with_cubes_decides_a_beaten_armys_retreat_and_the_winner_clears_the_cubes_lr_11_4_4() -> (
+    None
+):
+    """LR 11.4.4 B L2358-2360 and C L2378-2381: the ChiComs (two armies against one) must attack
+    Japanese-held Hunan and win 4 to 3; the GMD army had no aid and retreats where Japan, with the
+    most cubes in GMD countries, chooses; a ChiCom army takes Hunan and Japan's cube goes."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    china(game, hunan="gmd", shaanxi="chicom", gansu="chicom")
+    state.cubes["hunan"] = {"japan": 1}
+    game.push("cw-resolution")
+    run(game)
+    roll(game, 4, 1)  # the one pair, Shaanxi on Hunan: no choice
+    roll(game, 3, 2)
+    power, offered = asking(game)
+    assert power == "japan" and "guangxi" in offered and "shaanxi" not in offered
+    choose(game, "japan", "guangxi")
+    assert state.chinese_armies == {
+        "gansu": "chicom",
+        "guangxi": "gmd",
+        "hunan": "chicom",
+        "shaanxi": "chicom",
+    }
+    assert "hunan" not in state.cubes
+
+
+def test_a_patron_may_revoke_its_aid_right_before_its_own_attack_lr_11_2() -> None:
+    """LR 11.2 L2284-2290 and its design note: Japan takes its aid off the GMD army in Hebei before
+    attacking it: nothing is left to spend and the army rolls its usual two dice."""
+    from tests.cataclysm.test_operations import offensive, settle
+
+    game = bare_game("campaign-1933")
+    state = game.state
+    for area in ("shandong", "jiangsu"):
+        del state.chinese_armies[area]
+    give_chinese_aid(game, "hebei", "japan")
+    japan = state.powers["japan"].available_offensives
+    offensive(game, "japan", 1)
+    choose(game, "japan", "land operation against Hebei")
+    choose(game, "japan", next(o for o in options(game) if o.startswith("activate #20")))
+    settle(game)
+    choose(game, "japan", "revoke aid hebei gmd-army")
+    while game.pending is not None and game.pending["type"] == "decide":
+        choose(game, game.pending["power"], "done")
+    assert "hebei" not in state.chinese_aid and state.powers["japan"].available_offensives == japan + 1
+    roll(game, 2, 1)  # Japan
+    roll(game, 5, 3)  # the GMD army: two dice
+    assert any("defender rolls 5 3 = 5" in line for line in state.log)
+    assert not any("civil war aid spent" in line for line in state.log)
