@@ -187,8 +187,11 @@ def test_a_revolt_in_a_colony_places_a_neutral_cube_lr_11_1_and_2_4_5() -> None:
     state = game.state
     crisis(game, 3, 2)
     roll(game, 3, 1)  # row 3: roll on the Wartime 4-4 Colonial Revolt table
-    roll(game, 2, 2)  # row 2: Libya, garrisoned by Italy
-    assert state.civil_wars == {} and "suppressed" in state.log[-1]
+    roll(game, 2, 2)  # row 2: Libya, an Italian colony: its units do not suppress the revolt
+    assert "libya" in state.civil_wars and state.cubes["libya"] == {"neutral": 1}
+    assert not [u for u in state.units if u.area == "libya"]  # nowhere to retreat: destroyed
+    assert "cannot retreat" in state.log[-1]
+    choose(game, "italy", "none")
     crisis(game, 3, 2)
     roll(game, 3, 3)
     roll(game, 3, 1)  # row 3: Syria, French and ungarrisoned
@@ -207,7 +210,7 @@ def test_a_home_area_in_civil_war_costs_its_owner_a_stability_test_lr_5_5_1() ->
     game.push("cw-outbreak", area="ukraine")
     run(game)
     assert state.cubes["ukraine"] == {"neutral": 1}
-    assert "unit:soviet-union:surface-fleet" in state.cup and fleet not in state.units  # to the cup
+    assert fleet.area == "caucasus"  # it retreats (LR 11.1, 10.10): its one friendly port in range
     choose(game, "soviet-union", "left")
     assert game.pending is not None and "stability test" in game.pending["label"]
     roll(game, 6, 1)  # Za Rodinu: two dice; passes

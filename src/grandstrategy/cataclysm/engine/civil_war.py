@@ -22,7 +22,8 @@ from typing import Any
 
 from grandstrategy.cataclysm.engine import collapse  # noqa: F401  (registers the "opportunity" step)
 from grandstrategy.cataclysm.engine.common import flag_step, power_order, stability_step
-from grandstrategy.cataclysm.engine.control import change_control, check_status_quo
+from grandstrategy.cataclysm.engine.control import change_control, check_status_quo, cube_removal_flags
+from grandstrategy.cataclysm.engine.displacement import retreat_steps
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.engine.politics import garrisoned
@@ -52,7 +53,7 @@ from grandstrategy.cataclysm.rules.civil_war import (
     retreat_areas,
     subroll_key,
 )
-from grandstrategy.cataclysm.rules.control import at_war, controller
+from grandstrategy.cataclysm.rules.control import at_war, controller, is_country
 from grandstrategy.cataclysm.rules.dice import check_succeeds, roll_result
 
 FACTION_NAMES = {"gmd": "GMD", "chicom": "ChiCom", LEFT: "left", RIGHT: "right"}
@@ -180,22 +181,6 @@ def _remove_cubes(game: CataclysmGame, area_id: str) -> None:
         check_status_quo(game)
 
 
-def _units_to_cup(game: CataclysmGame, area_id: str) -> None:
-    """Units that may not stay go into the action cup, on their regular side (LR 2.2.4, 5.6.2).
-
-    Retreat needs the movement rules; the rules let units go to the cup instead whenever they
-    leave an area outside combat (docs/decisions.md).
-    """
-    state, module = game.state, game.module
-    leaving = [unit for unit in state.units if unit.area == area_id]
-    for unit in leaving:
-        regular = next((t.id for t in module.unit_types.values() if t.upgrades_to == unit.type), unit.type)
-        state.units.remove(unit)
-        state.cup.append(f"unit:{unit.power}:{regular}")
-        game.note(f"{unit.power}'s {unit.type} leaves {_name(game, area_id)} for the action cup")
-    state.cup.sort()
-
-
 # ---- outbreak (LR 11.1) -----------------------------------------------------------------------
 
 
@@ -249,12 +234,16 @@ def _subroll(game: CataclysmGame, current: Step) -> None:
 
 @step("cw-outbreak")
 def _outbreak(game: CataclysmGame, current: Step) -> None:
-    """Place a civil war (LR 11.1), unless a power's land unit garrisons the area."""
+    """Place a civil war (LR 11.1), unless a power's land unit garrisons the country.
+
+    Only a country can be garrisoned (LR 2.2.5): in a home or colony area still held by its owner
+    the war breaks out whatever units stand there, and they retreat like any others.
+    """
     state, module = game.state, game.module
     area_id = current["area"]
     area = module.area(area_id)
     sync(game)
-    if garrisoned(game, area_id):
+    if is_country(module, state, area_id) and garrisoned(game, area_id):
         game.note(f"civil war in {area.name} is suppressed: the area is garrisoned (LR 11.1, 2.2.5)")
         return
     holder = controller(module, state, area_id)
@@ -268,7 +257,10 @@ def _outbreak(game: CataclysmGame, current: Step) -> None:
     for power in power_order(game, decreasing=False, powers=sorted(set(owners))):
         steps += [{"do": "cw-influence-to-aid", "area": area_id, "power": power}] * owners.count(power)
     if holder is not None:
-        _units_to_cup(game, area_id)
+        leaving = [unit for unit in state.units if unit.area == area_id]
+        steps += retreat_steps(game, leaving, "LR 11.1")  # retreat, not the cup (docs/decisions.md)
+        # an occupier's cube leaving the owner's home area or resource colony: the owner's flag(s) (LR 5.2.4)
+        owner_flags = cube_removal_flags(game, area_id)
         state.cubes.pop(area_id, None)
         if area.owner is None:
             game.note(f"{holder} loses its cube in {area.name}")
@@ -285,6 +277,8 @@ def _outbreak(game: CataclysmGame, current: Step) -> None:
         )
         if area.owner == holder and lost_home and controller(module, state, area_id) != holder:
             steps += [stability_step(holder, f"loss of {area.name}")] * (2 if area.capital else 1)
+        if owner_flags and area.owner is not None:
+            steps += [flag_step(area.owner, f"a non-friendly cube leaves {area.name}")] * owner_flags
         check_status_quo(game)
     game.then(*steps)
 
@@ -635,7 +629,11 @@ def _result(game: CataclysmGame, current: Step) -> None:
     _give_back(game, [*beaten_aid, *sides[winner]])
     game.note(f"civil war in {name}: {shown}, decisive victory of the {winner}; the war ends (LR 11.3)")
     if len(backers) == 1:
-        change_control(game, area_id, backers[0])  # as a conquest (LR 10.9.1); no regroup
+        change_control(game, area_id, backers[0])  # as a conquest (LR 10.9.1)
+        # including its regroup: the patron's side may move land and air units in (LR 11.3, 10.11)
+        op = {"power": backers[0], "target": area_id, "defender": None, "kind": "land"}
+        op |= {"variant": None, "origins": [], "extended": False}
+        game.push("regroup", op=op, side="attacker", classes=["land", "air"], powers=None)
     elif backers:
         order = [p for p in power_order(game, decreasing=True) if p in backers]
         game.note(f"the patrons {', '.join(order)} have a diplomatic opportunity in {name} (LR 5.7)")
@@ -777,7 +775,11 @@ def _ccw_retreat(game: CataclysmGame, current: Step) -> None:
 
 @step("ccw-expand")
 def _ccw_expand(game: CataclysmGame, current: Step) -> None:
-    """Each faction in turn may try to expand by diplomacy with no modifiers (LR 11.4.6)."""
+    """Each faction in turn tries to expand by diplomacy with no modifiers (LR 11.4.6).
+
+    During the war each faction must make its attempt; once the war has ended the winner only may,
+    so its deciding power may also answer ``none``.
+    """
     plan = current["plan"]
     if not plan:
         return
@@ -787,11 +789,12 @@ def _ccw_expand(game: CataclysmGame, current: Step) -> None:
         game.note(f"the {FACTION_NAMES[faction]} have nowhere to expand")
         game.push("ccw-expand", plan=plan[1:])
         return
+    optional = game.state.ccw_winner == faction  # "may attempt" after the war (LR 11.4.6)
     _decide(
         game,
         faction,
         f"expand into which country (effectiveness {eff})? (LR 11.4.6)",
-        targets,
+        [*targets, "none"] if optional else targets,
         "ccw-expand-target",
         plan=plan,
     )
@@ -800,6 +803,10 @@ def _ccw_expand(game: CataclysmGame, current: Step) -> None:
 @step("ccw-expand-target")
 def _ccw_expand_target(game: CataclysmGame, current: Step) -> None:
     faction, eff = current["plan"][0]
+    if current["choice"] == "none":
+        game.note(f"the {FACTION_NAMES[faction]} do not try to expand (LR 11.4.6)")
+        game.push("ccw-expand", plan=current["plan"][1:])
+        return
     game.roll(
         eff,
         f"{FACTION_NAMES[faction]} expansion into {_name(game, current['choice'])}",
@@ -822,7 +829,10 @@ def _ccw_expand_result(game: CataclysmGame, current: Step) -> None:
             f"the {FACTION_NAMES[faction]} roll {faces} and expand into {_name(game, area_id)} (LR 11.4.6)"
         )
         _remove_cubes(game, area_id)
-        _units_to_cup(game, area_id)
-    else:
-        game.note(f"the {FACTION_NAMES[faction]} roll {faces}: no expansion into {_name(game, area_id)}")
+        leaving = [unit for unit in state.units if unit.area == area_id]
+        # the other units retreat or go to the cup, as each owner chooses (LR 11.4.6)
+        steps = retreat_steps(game, leaving, "LR 11.4.6", cup=True)
+        game.then(*steps, {"do": "ccw-expand", "plan": current["plan"][1:]})
+        return
+    game.note(f"the {FACTION_NAMES[faction]} roll {faces}: no expansion into {_name(game, area_id)}")
     game.push("ccw-expand", plan=current["plan"][1:])

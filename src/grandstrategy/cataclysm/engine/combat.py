@@ -32,6 +32,7 @@ from grandstrategy.cataclysm.engine.operations import (
 )
 from grandstrategy.cataclysm.module.schema import AreaStatus, Ideology
 from grandstrategy.cataclysm.rules import combat as arithmetic
+from grandstrategy.cataclysm.rules.civil_war import deciding_power, retreat_areas
 from grandstrategy.cataclysm.rules.control import at_war, controller, friendly_powers
 from grandstrategy.cataclysm.rules.dice import roll_result
 from grandstrategy.cataclysm.rules.economy import limited_in_play
@@ -96,6 +97,9 @@ def _decider(game: CataclysmGame, op: Op, side: str) -> str | None:
         return str(op["power"])
     if op["defender"] is not None:
         return str(op["defender"])
+    faction = game.state.chinese_armies.get(op["target"])
+    if faction is not None and op["kind"] == "land":
+        return deciding_power(game.module, game.state, faction)  # LR 11.4.4 B
     return None  # a neutral country's army has nobody to choose for it
 
 
@@ -492,18 +496,19 @@ def _retreat(game: CataclysmGame, current: Step) -> None:
     if unit is None:
         if token.startswith("chinese:") and token.split(":", 1)[1] in state.chinese_armies:
             area_id = token.split(":", 1)[1]
-            places = [
-                e.target
-                for e in module.neighbors(area_id)
-                if module.area(e.target).chinese
-                and controller(module, state, e.target) is None
-                and e.target not in state.chinese_armies
-            ]
+            places = retreat_areas(module, state, area_id)  # LR 11.4.1
+            decider = deciding_power(module, state, state.chinese_armies[area_id])
+            if len(places) > 1 and decider is not None:
+                game.ask(
+                    decider,
+                    f"for the Chinese army in {module.area(area_id).name}: retreat to (LR 11.4.1, 11.4.4 B)",
+                    [module.area(a).name for a in places],
+                    "chinese-retreat-answer",
+                    area=area_id,
+                )
+                return
             if places:
-                from grandstrategy.cataclysm.engine.civil_war import move_chinese_army
-
-                move_chinese_army(game, area_id, places[0])
-                game.note(f"the Chinese army retreats to {module.area(places[0]).name}")
+                _move_chinese(game, area_id, places[0])
                 return
         if (token.startswith("minor:") and token.split(":", 1)[1] in state.minor_armies) or token.startswith(
             "chinese:"
@@ -534,6 +539,20 @@ def _retreat(game: CataclysmGame, current: Step) -> None:
         "retreat-answer",
         unit=unit.id,
     )
+
+
+def _move_chinese(game: CataclysmGame, area_id: str, place: str) -> None:
+    from grandstrategy.cataclysm.engine.civil_war import move_chinese_army
+
+    move_chinese_army(game, area_id, place)
+    game.note(f"the Chinese army retreats to {game.module.area(place).name}")
+
+
+@step("chinese-retreat-answer")
+def _chinese_retreat_answer(game: CataclysmGame, current: Step) -> None:
+    place = game.module.find_area(current["choice"])
+    if place is not None and current["area"] in game.state.chinese_armies:
+        _move_chinese(game, current["area"], place)
 
 
 @step("retreat-answer")

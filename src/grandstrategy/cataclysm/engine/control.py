@@ -36,7 +36,7 @@ def change_control(game: CataclysmGame, area_id: str, gainer: str) -> None:
         and not at_war(state, power, gainer)
         and area_id in interests(module, state, power)
     ]
-    owner_flags = _cube_removal_flags(game, area_id)
+    owner_flags = cube_removal_flags(game, area_id)
     state.cubes.pop(area_id, None)
     from grandstrategy.cataclysm.engine.civil_war import control_changed  # it imports this module
 
@@ -68,7 +68,7 @@ def change_control(game: CataclysmGame, area_id: str, gainer: str) -> None:
     check_status_quo(game)
 
 
-def _cube_removal_flags(game: CataclysmGame, area_id: str) -> int:
+def cube_removal_flags(game: CataclysmGame, area_id: str) -> int:
     """Flags the area's owner gains as non-friendly cubes leave its home area or resource colony:
     one, two for its capital (LR 5.2.4)."""
     state, module = game.state, game.module

@@ -2,13 +2,16 @@
 
 When control, a war, an alliance or a base changes, some units can find themselves in an area
 they may not occupy. Each such unit retreats (LR 10.10) or goes to the action cup, as its owner
-chooses; a unit with neither choice is destroyed. ``sweep`` queues the check; it runs once the
-current procedure has finished its own moves.
+chooses; a unit with neither choice is destroyed. A unit going to the cup is interned and comes
+back on its regular side (LR 5.6.2 design note), wherever a rule offers the cup. ``sweep`` queues
+the check; it runs once the current procedure has finished its own moves. ``retreat_steps`` sends
+given units away where a rule says they retreat (LR 10.10), with the cup as a choice only where
+that rule allows it.
 """
 
 from __future__ import annotations
 
-from grandstrategy.cataclysm.engine.common import set_area
+from grandstrategy.cataclysm.engine.common import power_order, set_area
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.rules.control import production_sites
@@ -17,6 +20,7 @@ from grandstrategy.cataclysm.rules.occupation import may_stop
 from grandstrategy.cataclysm.state import Unit
 
 SWEEP = "occupation-sweep"
+RETREAT = "forced-retreat"
 
 
 def sweep(game: CataclysmGame, *, aftermath: bool = False) -> None:
@@ -103,24 +107,91 @@ def _sweep_answer(game: CataclysmGame, current: Step) -> None:
     set_area(game, unit, area_id)
 
 
+def retreat_steps(game: CataclysmGame, units: list[Unit], rule: str, *, cup: bool = False) -> list[Step]:
+    """Steps making each unit leave its area by retreat (LR 10.10) or, with ``cup``, by retreat or
+    the action cup as its owner chooses (LR 2.2.4); one that can do neither is destroyed.
+
+    Units of several powers go in decreasing effectiveness order (LR 10.10); ``rule`` names the rule
+    that sends them away, for the prompt.
+    """
+    order = power_order(game, decreasing=True)
+
+    def rank(unit: Unit) -> tuple[int, int]:
+        return (order.index(unit.power) if unit.power in order else len(order), unit.id)
+
+    return [{"do": RETREAT, "unit": u.id, "cup": cup, "rule": rule} for u in sorted(units, key=rank)]
+
+
+@step(RETREAT)
+def _forced_retreat(game: CataclysmGame, current: Step) -> None:
+    module, state = game.module, game.state
+    unit = next((u for u in state.units if u.id == current["unit"]), None)
+    if unit is None:
+        return
+    try:
+        places = retreat_destinations(module, state, unit, "land")
+    except ValueError:
+        places = []
+    options = [module.area(a).name for a in places if a != unit.area]
+    if current["cup"] and unit.type not in ("fortress", "logistics"):
+        options.append("to the cup")
+    if not options:
+        _destroy(game, unit, why=f"cannot retreat ({current['rule']}, LR 10.10.1)")
+        return
+    if len(options) == 1:
+        game.push(f"{RETREAT}-answer", unit=unit.id, choice=options[0])
+        return
+    what = "retreat or go to the cup" if current["cup"] else "retreat"
+    game.ask(
+        unit.power,
+        f"your {unit.type} must leave {module.area(unit.area).name}: {what} ({current['rule']}, LR 10.10)",
+        options,
+        f"{RETREAT}-answer",
+        unit=unit.id,
+    )
+
+
+@step(f"{RETREAT}-answer")
+def _forced_retreat_answer(game: CataclysmGame, current: Step) -> None:
+    unit = next((u for u in game.state.units if u.id == current["unit"]), None)
+    if unit is None:
+        return
+    if current["choice"] == "to the cup":
+        _to_cup(game, unit)
+        return
+    area_id = game.module.find_area(current["choice"])
+    if area_id is None:
+        return
+    source = game.module.area(unit.area).name
+    game.note(f"{unit.power}'s {unit.type} retreats from {source} to {current['choice']}")
+    set_area(game, unit, area_id)
+
+
 def _to_cup(game: CataclysmGame, unit: Unit) -> None:
+    """Put the unit's counter in the action cup on its regular side: it is interned and comes back
+    as a new unit would (LR 5.6.2 design note, 3.7.2). Its upgrade marker went back to the force
+    pool when it was played (LR 3.7.3), so the flip, as a loss's flip (LR 10.8), leaves no marker."""
+    kind = next((t.id for t in game.module.unit_types.values() if t.upgrades_to == unit.type), unit.type)
     game.state.units.remove(unit)
-    game.state.cup.append(f"unit:{unit.power}:{unit.type}")
+    game.state.cup.append(f"unit:{unit.power}:{kind}")
     game.state.cup.sort()
     game.note(f"{unit.power}'s {unit.type} may not stay in {game.module.area(unit.area).name}: to the cup")
 
 
-def _destroy(game: CataclysmGame, unit: Unit) -> None:
+def _destroy(game: CataclysmGame, unit: Unit, *, why: str = "may not stay") -> None:
     state = game.state
     state.units.remove(unit)
     key = game.module.unit_types[unit.type].counter
     line = state.powers[unit.power]
     line.force_pool[key] = line.force_pool.get(key, 0) + 1
-    game.note(f"{unit.power}'s {unit.type} may not stay in {game.module.area(unit.area).name}: destroyed")
+    game.note(f"{unit.power}'s {unit.type} {why} in {game.module.area(unit.area).name}: destroyed")
 
 
 def sweep_pending(game: CataclysmGame) -> bool:
     """Whether a sweep is queued or under way (the invariant check waits for it)."""
-    if any(frame.get("do") == SWEEP for frame in game.stack):
+    if any(frame.get("do") in (SWEEP, RETREAT, f"{RETREAT}-answer") for frame in game.stack):
         return True
-    return game.pending is not None and game.pending["then"].get("do") == "occupation-sweep-answer"
+    return game.pending is not None and game.pending["then"].get("do") in (
+        "occupation-sweep-answer",
+        f"{RETREAT}-answer",
+    )

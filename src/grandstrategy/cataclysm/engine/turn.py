@@ -198,6 +198,8 @@ def _drawn(game: CataclysmGame, current: Step) -> None:
     kind = parse_counter(counter)[0]
     game.state.last_ideology = _ideology_of(game, counter)
     game.note(f"draws {counter}")
+    setback = game.state.economic_setback
+    game.state.economic_setback = False  # crisis 3-3 looks at the next counter drawn only (LR L2967)
     if kind == "crisis":
         game.push("crisis-drawn")
         return
@@ -213,8 +215,7 @@ def _drawn(game: CataclysmGame, current: Step) -> None:
         next_turn_box(game, counter)
         game.then({"do": "cw-resolution"}, {"do": "action-window"})
         return
-    if game.state.economic_setback:  # crisis 3-3 (LR L2971)
-        game.state.economic_setback = False
+    if setback and kind in ("flag", "offensive", "unit", "upgrade"):  # crisis 3-3 (LR L2967)
         return_to_card(game, counter)
         game.note(f"Economic Setback: {counter} goes back unplayed")
         game.push("action-window")
