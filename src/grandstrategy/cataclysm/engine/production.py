@@ -7,8 +7,10 @@ from grandstrategy.cataclysm.engine.common import (
     counters_off_map,
     parse_counter,
     power_order,
+    return_to_card,
     stability_test,
     take_built,
+    to_reserve,
 )
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
@@ -129,17 +131,34 @@ def _produce(game: CataclysmGame, current: Step) -> None:
         game.push("conversion", power=power, resources=resources, industrial=industrial)
 
 
+UNCONVERTED = "leave 1 unconverted"
+
+
+def _resource_markers(game: CataclysmGame, power: str) -> int:
+    """Resource markers in the power's production holding box: those collected or received this
+    turn and one carried over from last turn's reserve (LR 3.4, 3.8 step 4, 4.5)."""
+    return sum(1 for c in game.state.powers[power].holding_box if parse_counter(c)[0] == "resource")
+
+
 @step("conversion")
 def _conversion(game: CataclysmGame, current: Step) -> None:
-    resources = current["resources"]
+    """Each resource marker in the holding box becomes an offensive or builds (LR 4.5); one may
+    instead stay unconverted, to be reserved at final disposition (LR 3.2.4, 3.4)."""
+    power = current["power"]
+    unconverted = current.get("unconverted", 0)
+    resources = _resource_markers(game, power) - unconverted
+    options = [f"offensives {n}" for n in range(resources + 1)]
+    if resources and not unconverted:
+        options.append(UNCONVERTED)
     game.ask(
-        current["power"],
+        power,
         f"production: how many of your {resources} resources become offensives? (LR 4.5)",
-        [f"offensives {n}" for n in range(resources + 1)],
+        options,
         "convert",
-        power=current["power"],
+        power=power,
         resources=resources,
         industrial=current["industrial"],
+        unconverted=unconverted,
     )
 
 
@@ -252,9 +271,14 @@ def _lend_lease_answer(game: CataclysmGame, current: Step) -> None:
 def _convert(game: CataclysmGame, current: Step) -> None:
     power = current["power"]
     line = game.state.powers[power]
+    if current["choice"] == UNCONVERTED:
+        game.push("conversion", power=power, industrial=current["industrial"], unconverted=1)
+        return
     offensives = int(current["choice"].split()[1])
     kept = current["resources"] - offensives
-    line.holding_box = [c for c in line.holding_box if not c.startswith("resource:")]
+    converted = current["resources"]  # the markers left unconverted stay in the box (LR 3.2.4)
+    for counter in [c for c in line.holding_box if parse_counter(c)[0] == "resource"][:converted]:
+        line.holding_box.remove(counter)
     line.holding_box.extend([f"offensive:{power}"] * offensives)
     line.available_offensives += kept  # converted resource markers return to available (LR 4.6)
     rate = game.module.powers[power].status_card[line.commitment].conversion
@@ -324,14 +348,14 @@ def _repair(game: CataclysmGame, current: Step) -> None:
 
 @step("final-disposition")
 def _final_disposition(game: CataclysmGame, current: Step) -> None:
-    """One counter from the holding box may go to reserve; the rest go into the cup (LR 3.2.4)."""
+    """One counter from the holding box, an unconverted resource included, may go to reserve; the
+    rest go into the cup (LR 3.2.4, 3.4)."""
     power = current["power"]
     line = game.state.powers[power]
     if not line.active:
         return
-    choices = sorted(
-        {c for c in line.holding_box if parse_counter(c)[0] in ("flag", "offensive", "unit", "upgrade")}
-    )
+    reservable = ("flag", "offensive", "unit", "upgrade", "resource")
+    choices = sorted({c for c in line.holding_box if parse_counter(c)[0] in reservable})
     if not choices:
         game.push("to-cup", power=power)
         return
@@ -351,16 +375,20 @@ def _disposition_answer(game: CataclysmGame, current: Step) -> None:
     if current["choice"] != "none":
         counter = current["choice"].removeprefix("keep ")
         line.holding_box.remove(counter)
-        if line.reserve is not None:
-            line.holding_box.append(line.reserve)
-        line.reserve = counter
+        to_reserve(game, power, counter)  # a counter it replaces is rejected (LR 3.4)
     game.push("to-cup", power=power)
 
 
 @step("to-cup")
 def _to_cup(game: CataclysmGame, current: Step) -> None:
+    """The holding box empties into the cup, except resources: those not converted or reserved go
+    back to the available markers (LR 3.2.4)."""
     line = game.state.powers[current["power"]]
-    game.state.cup.extend(line.holding_box)
+    for counter in line.holding_box:
+        if parse_counter(counter)[0] == "resource":
+            return_to_card(game, counter)
+        else:
+            game.state.cup.append(counter)
     game.state.cup.sort()
     line.holding_box = []
 

@@ -1,0 +1,87 @@
+"""Rules fidelity fixes of helper b2: resources in reserve (LR 3.2.4, 3.4, 4.5), surrender without
+home areas (LR 5.5.4), the Global War game end (LR 1.6) and the order of collapses (LR 5.5.3)."""
+
+from __future__ import annotations
+
+from tests.cataclysm.test_operations import bare_game, choose, options
+
+from grandstrategy.cataclysm.engine import CataclysmGame
+from grandstrategy.cataclysm.engine.invariants import problems
+from grandstrategy.cataclysm.module.schema import Commitment
+
+
+def _german_production(reserve_carried: bool) -> CataclysmGame:
+    """Germany's administration (the LR 4.9 example's position); a resource reserved last turn
+    was moved back to the holding box by the end phase (LR 3.8 step 4) when ``reserve_carried``."""
+    game = bare_game()
+    state = game.state
+    state.turn = 1941
+    state.phase = "administration"
+    state.markers.append("night-of-the-long-knives")
+    state.wars = [(["france", "united-kingdom"], ["germany"])]
+    state.cubes.update({"benelux": {"germany": 1}, "sweden": {"germany": 1}})
+    state.used_limited.append("Ruhr")
+    germany = state.powers["germany"]
+    germany.commitment = Commitment.MOBILIZATION
+    germany.force_pool = {"army": 2, "air": 1, "upgrade:army": 1}
+    germany.reserve = None
+    if reserve_carried:
+        germany.available_offensives -= 1
+        germany.holding_box.append("resource:germany")
+    game.then(
+        {"do": "gain-admin-flags", "power": "germany"},
+        {"do": "produce", "power": "germany"},
+        {"do": "final-disposition", "power": "germany"},
+    )
+    game.run()
+    assert not problems(game), problems(game)
+    return game
+
+
+def test_a_reserved_resource_is_converted_with_next_turns_resources_lr_3_4() -> None:
+    """LR 3.4 (L753), 3.8 step 4 (L860), 4.5 (L1000), 4.7 (L1026): a resource held in reserve comes
+    back to the holding box and is converted with the four collected; it earns no war offensive."""
+    game = _german_production(reserve_carried=True)
+    germany = game.state.powers["germany"]
+    assert "of your 5 resources" in game.pending["prompt"]  # type: ignore[index]
+    choose(game, "germany", "offensives 2")
+    assert "6 build(s)" in game.pending["prompt"]  # type: ignore[index]  # 3 resources at 1:2
+    for item in ("infantry-army", "infantry-army", "tactical-air", "upgrade:army"):
+        choose(game, "germany", f"build {item}")
+    # two flags, two converted offensives and three war offensives (three industrial collected)
+    assert germany.holding_box.count("offensive:germany") == 5
+    assert "resource:germany" not in germany.holding_box
+
+
+def test_a_resource_may_be_left_unconverted_and_reserved_lr_3_2_4() -> None:
+    """LR 3.2.4 (L724, L728), 3.4 (L749): a resource may stay unconverted and go to reserve at
+    final disposition; it never enters the cup."""
+    game = _german_production(reserve_carried=False)
+    state, germany = game.state, game.state.powers["germany"]
+    assert "leave 1 unconverted" in options(game)
+    choose(game, "germany", "leave 1 unconverted")
+    assert "of your 3 resources" in game.pending["prompt"]  # type: ignore[index]
+    assert "leave 1 unconverted" not in options(game)  # only one counter can be reserved
+    choose(game, "germany", "offensives 1")
+    assert "4 build(s)" in game.pending["prompt"]  # type: ignore[index]  # 2 resources at 1:2
+    choose(game, "germany", "done")
+    assert "keep resource:germany" in options(game)
+    choose(game, "germany", "keep resource:germany")
+    assert germany.reserve == "resource:germany"
+    assert germany.holding_box == []
+    assert not any(c.startswith("resource:") for c in state.cup)
+
+
+def test_an_unreserved_unconverted_resource_goes_back_to_available_lr_3_2_4() -> None:
+    """LR 3.2.4 (L728): a resource neither converted nor reserved returns to the available
+    markers box, not to the action cup."""
+    game = _german_production(reserve_carried=False)
+    state, germany = game.state, game.state.powers["germany"]
+    choose(game, "germany", "leave 1 unconverted")
+    choose(game, "germany", "offensives 3")  # no builds left to spend
+    available = germany.available_offensives
+    choose(game, "germany", "keep flag:germany")
+    assert germany.reserve == "flag:germany"
+    assert germany.available_offensives == available + 1
+    assert not any(c.startswith("resource:") for c in state.cup)
+    assert germany.holding_box == []
