@@ -3,7 +3,16 @@ home areas (LR 5.5.4), the Global War game end (LR 1.6) and the order of collaps
 
 from __future__ import annotations
 
-from tests.cataclysm.test_operations import bare_game, choose, options
+from tests.cataclysm.test_operations import (
+    bare_game,
+    choose,
+    last_log,
+    offensive,
+    options,
+    roll,
+    settle,
+    setup,
+)
 
 from grandstrategy.cataclysm.engine import CataclysmGame
 from grandstrategy.cataclysm.engine.invariants import problems
@@ -85,3 +94,29 @@ def test_an_unreserved_unconverted_resource_goes_back_to_available_lr_3_2_4() ->
     assert germany.available_offensives == available + 1
     assert not any(c.startswith("resource:") for c in state.cup)
     assert germany.holding_box == []
+
+
+def test_a_power_holding_no_home_area_surrenders_at_once_lr_5_5_4() -> None:
+    """LR 5.5.4 (L1230): France, left with Paris alone, loses it to a German conquest and surrenders
+    on the spot, without the stability tests that would otherwise have to make it collapse."""
+    game = setup(
+        "europe-1939",
+        [("germany", "tank-army", "lorraine"), ("germany", "infantry-army", "lorraine")],
+        [("germany", "france")],
+    )
+    state = game.state
+    state.alliances.clear()
+    for home in ("lorraine", "brittany", "provence"):
+        state.cubes[home] = {"germany": 1}
+    offensive(game, "germany", 1)
+    choose(game, "germany", "land operation against Paris")
+    choose(game, "germany", "activate #2 infantry-army in Lorraine")
+    choose(game, "germany", "activate #1 tank-army in Lorraine")
+    choose(game, "united-kingdom", "cup")  # provoked by the attack on Paris
+    roll(game, 6, 6, 6)  # Germany wins and conquers Paris
+    assert last_log(game, "controls none of its home areas")
+    assert game.pending is not None and "france surrenders" in game.pending["prompt"]
+    choose(game, "germany", "cup")  # step 1 of the surrender: the enemy gains a flag
+    settle(game)
+    assert not state.powers["france"].active
+    assert not any("stability test" in line for line in state.log)

@@ -22,7 +22,7 @@ from typing import Any
 
 from grandstrategy.cataclysm.engine import collapse  # noqa: F401  (registers the "opportunity" step)
 from grandstrategy.cataclysm.engine.common import flag_step, power_order, stability_step
-from grandstrategy.cataclysm.engine.control import change_control, check_status_quo
+from grandstrategy.cataclysm.engine.control import change_control, check_status_quo, surrender_if_homeless
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.engine.politics import garrisoned
@@ -285,6 +285,8 @@ def _outbreak(game: CataclysmGame, current: Step) -> None:
         )
         if area.owner == holder and lost_home and controller(module, state, area_id) != holder:
             steps += [stability_step(holder, f"loss of {area.name}")] * (2 if area.capital else 1)
+            if area.status is AreaStatus.HOME:  # no home area left: surrender (LR 5.5.4)
+                steps = surrender_if_homeless(game, holder) + steps
         check_status_quo(game)
     game.then(*steps)
 

@@ -33,6 +33,8 @@ from grandstrategy.cataclysm.rules.war import enemy_pairs, group_wars
 def _collapse(game: CataclysmGame, current: Step) -> None:
     power = current["power"]
     state, module = game.state, game.module
+    if not state.powers[power].active:
+        return  # it surrendered meanwhile
     homes = [a.id for a in module.areas.values() if a.owner == power and a.status is AreaStatus.HOME]
     if not any(controller(module, state, area) == power for area in homes):
         game.note(f"{power} collapses holding none of its home areas: it surrenders (LR 5.5.4)")
@@ -103,8 +105,14 @@ def _collapse_procedure(game: CataclysmGame, power: str) -> None:
 
 @step("surrender")
 def _surrender(game: CataclysmGame, current: Step) -> None:
-    """LR 5.5.4, in order: flags to enemies, allies test, allies take areas, then the power leaves."""
+    """LR 5.5.4, in order: flags to enemies, allies test, allies take areas, then the power leaves.
+
+    A power surrenders once: a second cause met while its surrender is under way changes nothing.
+    """
     power = current["power"]
+    line = game.state.powers[power]
+    if not line.active or any(s["do"] == "surrender-remove" and s.get("power") == power for s in game.stack):
+        return
     steps = [flag_step(enemy, f"{power} surrenders") for enemy in _enemies(game, power)]
     steps += [stability_step(ally, f"{power} surrenders") for ally in _allies(game, power)]
     steps.append({"do": "surrender-takeover", "power": power, "offers": _takeover_offers(game, power)})
