@@ -16,7 +16,7 @@ from tests.cataclysm.test_operations import (
 
 from grandstrategy.cataclysm.engine import CataclysmGame
 from grandstrategy.cataclysm.engine.invariants import problems
-from grandstrategy.cataclysm.module.schema import Commitment
+from grandstrategy.cataclysm.module.schema import Commitment, WarStatus
 
 
 def _german_production(reserve_carried: bool) -> CataclysmGame:
@@ -120,3 +120,26 @@ def test_a_power_holding_no_home_area_surrenders_at_once_lr_5_5_4() -> None:
     settle(game)
     assert not state.powers["france"].active
     assert not any("stability test" in line for line in state.log)
+
+
+def test_global_war_ends_as_soon_as_an_armistice_leaves_nobody_at_war_lr_1_6() -> None:
+    """LR 1.6 (L178), 5.6.2: in Global War, the end-phase armistice that ends the last war ends the
+    game there and then; it does not run on to the next turn."""
+    game = bare_game()
+    state = game.state
+    state.alliances.clear()
+    state.wars = [(["france"], ["germany"])]
+    state.war_status = WarStatus.GLOBAL
+    state.global_war_turn = 1945
+    waiting = [c for c in state.cup if c.startswith(("home-front", "cw-resolution"))]
+    state.cup = [c for c in state.cup if c not in waiting]  # no dice before the armistice window
+    state.turn_track.setdefault(state.turn + 2, []).extend(waiting)
+    game.push("end-phase")
+    game.run()
+    while game.pending is not None and game.pending["power"] != "germany":
+        choose(game, game.pending["power"], "no")
+    choose(game, "germany", "armistice with france")
+    choose(game, "france", "accept")
+    assert state.result is not None and state.phase == "over"
+    assert "no power is at war" in state.result["how"]
+    assert state.turn == 1939 and game.pending is None

@@ -22,7 +22,7 @@ from grandstrategy.cataclysm.engine.control import change_control
 from grandstrategy.cataclysm.engine.displacement import sweep
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, die_outcomes, step
-from grandstrategy.cataclysm.module.schema import AreaStatus, Commitment, Stability
+from grandstrategy.cataclysm.module.schema import AreaStatus, Commitment, Stability, WarStatus
 from grandstrategy.cataclysm.rules.control import allied, at_war, controller
 from grandstrategy.cataclysm.rules.politics import surrender_threshold, surrenders
 from grandstrategy.cataclysm.rules.special import a_bomb_losses
@@ -375,3 +375,5 @@ def _armistice_settle(game: CataclysmGame, current: Step) -> None:
         if peacemakers and fighters:
             for member in peacemakers:
                 _leave_alliances(game, member)
+    if state.war_status is WarStatus.GLOBAL and not state.wars:
+        game.push("check-game-end")  # Global War with nobody at war ends the game at once (LR 1.6)
