@@ -16,7 +16,7 @@ from tests.cataclysm.test_operations import (
 
 from grandstrategy.cataclysm.engine import CataclysmGame
 from grandstrategy.cataclysm.engine.invariants import problems
-from grandstrategy.cataclysm.module.schema import Commitment, WarStatus
+from grandstrategy.cataclysm.module.schema import Commitment, Stability, WarStatus
 
 
 def _german_production(reserve_carried: bool) -> CataclysmGame:
@@ -143,3 +143,29 @@ def test_global_war_ends_as_soon_as_an_armistice_leaves_nobody_at_war_lr_1_6() -
     assert state.result is not None and state.phase == "over"
     assert "no power is at war" in state.result["how"]
     assert state.turn == 1939 and game.pending is None
+
+
+def test_an_allys_collapse_waits_for_the_end_of_the_collapse_procedure_lr_5_5_3() -> None:
+    """LR 5.5.3 step 6 (L1218): France collapses at exhaustion; its British ally fails its test and
+    collapses too, but the British surrender roll comes only after France's armistice offer (step 7)."""
+    game = bare_game()
+    state = game.state
+    state.wars = [(["france", "united-kingdom"], ["germany"])]
+    france = state.powers["france"]
+    france.commitment = Commitment.EXHAUSTION
+    pool = france.force_pool
+    while problems(game):  # the force pool cut that exhaustion brought (LR 4.1.2)
+        pool[next(key for key in sorted(pool) if pool[key] > 0)] -= 1
+    state.powers["united-kingdom"].stability = Stability.UNSTABLE
+    game.push("collapse", power="france")
+    game.run()
+    roll(game, 6)  # France does not surrender
+    choose(game, "germany", "cup")  # step 1: the enemy's flag
+    while game.pending is not None and game.pending["type"] == "chance":
+        assert "united-kingdom stability test" in game.pending["label"]
+        roll(game, 1)  # the British test fails: the UK collapses
+    assert game.pending is not None and "france offers an armistice" in game.pending["prompt"]
+    choose(game, "germany", "accept")
+    assert game.pending is not None and "united-kingdom surrender roll" in game.pending["label"]
+    roll(game, 6)
+    assert last_log(game, "united-kingdom rolls 6").endswith("fights on")

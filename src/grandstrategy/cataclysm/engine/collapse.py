@@ -75,8 +75,43 @@ def _allies(game: CataclysmGame, power: str) -> list[str]:
     ]
 
 
+def _allies_test(game: CataclysmGame, power: str, reason: str) -> list[Step]:
+    """The allies' stability tests of LR 5.5.3 step 6 and 5.5.4 step 2, then a queue step: an ally
+    brought to collapse waits there until this procedure is complete (see ``deferred_collapse``)."""
+    tests = [{**stability_step(ally, reason), "defer": True} for ally in _allies(game, power)]
+    return [*tests, {"do": "collapse-queue", "powers": []}]
+
+
+def deferred_collapse(game: CataclysmGame, power: str) -> bool:
+    """Queue the collapse of an ally that failed its test during another power's collapse or
+    surrender; they are resolved after that procedure, one at a time (LR 5.5.3 step 6, 5.5.4 step 2).
+
+    A power whose collapse is already queued or about to run is not queued twice: its stability
+    marker is already in the collapse box. Returns False when no queue is waiting.
+    """
+    queues = [s for s in game.stack if s["do"] == "collapse-queue"]
+    if not queues:
+        return False
+    if not any(
+        (s["do"] == "collapse" and s.get("power") == power)
+        or (s["do"] == "collapse-queue" and power in s["powers"])
+        for s in game.stack
+    ):
+        queues[-1]["powers"].append(power)
+        game.note(f"{power} collapses; resolved once the current procedure is complete (LR 5.5.3)")
+    return True
+
+
+@step("collapse-queue")
+def _collapse_queue(game: CataclysmGame, current: Step) -> None:
+    """Allies that collapsed meanwhile, in increasing effectiveness order (LR 5.5.3 step 6)."""
+    waiting = [p for p in current["powers"] if game.state.powers[p].active]
+    game.then(*({"do": "collapse", "power": p} for p in power_order(game, decreasing=False, powers=waiting)))
+
+
 def _collapse_procedure(game: CataclysmGame, power: str) -> None:
-    """LR 5.5.3 in order."""
+    """LR 5.5.3 in order: steps 2-5 at once, then the enemies' flags (1), the allies' tests (6), and
+    the armistice (7) or exhaustion (8); allies that collapse are resolved after all that."""
     state = game.state
     line = state.powers[power]
     steps = [flag_step(enemy, f"{power} collapses") for enemy in _enemies(game, power)]
@@ -87,20 +122,31 @@ def _collapse_procedure(game: CataclysmGame, power: str) -> None:
         line.reserve = None
     line.failed_actions.clear()
     line.effectiveness_reduced = True
-    steps += [stability_step(ally, f"{power} collapses") for ally in _allies(game, power)]
-    if line.commitment is Commitment.EXHAUSTION:  # step 7: alliances break, armistice offered
-        _leave_alliances(game, power)
-        enemies = [e for e in power_order(game, decreasing=False) if at_war(state, power, e)]
-        steps.append({"do": "armistice-offer", "power": power, "enemies": enemies, "accepted": []})
-    game.then(*steps)
-    if line.commitment in (Commitment.MOBILIZATION, Commitment.TOTAL_WAR):
-        line.commitment = Commitment.EXHAUSTION
-        game.note(f"{power} falls to exhaustion")
-        game.push("force-pool-cut", power=power)
+    tests = _allies_test(game, power, f"{power} collapses")
+    game.then(*steps, *tests[:-1], {"do": "collapse-commitment", "power": power}, tests[-1])
     if power == "italy" and "il-duce" in state.markers:  # LR 12.1.2
         state.markers.remove("il-duce")
     if power == "germany" and "night-of-the-long-knives" in state.markers:  # LR 12.1.1
         state.markers.remove("night-of-the-long-knives")
+
+
+@step("collapse-commitment")
+def _collapse_commitment(game: CataclysmGame, current: Step) -> None:
+    """LR 5.5.3 steps 7 and 8: at exhaustion, alliances break and an armistice is offered to every
+    enemy; at mobilization or total war, the power falls to exhaustion."""
+    state = game.state
+    power = current["power"]
+    line = state.powers[power]
+    if not line.active:
+        return
+    if line.commitment is Commitment.EXHAUSTION:
+        _leave_alliances(game, power)
+        enemies = [e for e in power_order(game, decreasing=False) if at_war(state, power, e)]
+        game.push("armistice-offer", power=power, enemies=enemies, accepted=[])
+    elif line.commitment in (Commitment.MOBILIZATION, Commitment.TOTAL_WAR):
+        line.commitment = Commitment.EXHAUSTION
+        game.note(f"{power} falls to exhaustion")
+        game.push("force-pool-cut", power=power)
 
 
 @step("surrender")
@@ -114,10 +160,11 @@ def _surrender(game: CataclysmGame, current: Step) -> None:
     if not line.active or any(s["do"] == "surrender-remove" and s.get("power") == power for s in game.stack):
         return
     steps = [flag_step(enemy, f"{power} surrenders") for enemy in _enemies(game, power)]
-    steps += [stability_step(ally, f"{power} surrenders") for ally in _allies(game, power)]
+    tests = _allies_test(game, power, f"{power} surrenders")
+    steps += tests[:-1]
     steps.append({"do": "surrender-takeover", "power": power, "offers": _takeover_offers(game, power)})
     steps.append({"do": "surrender-remove", "power": power})
-    game.then(*steps)
+    game.then(*steps, tests[-1])
 
 
 def _takeover_offers(game: CataclysmGame, power: str) -> list[list[str]]:

@@ -104,6 +104,7 @@ def _stability_test(game: CataclysmGame, current: Step) -> None:
         modifier=current["modifier"],
         extra_dice=extra,
         power=power,
+        **({"defer": True} if current.get("defer") else {}),
     )
 
 
@@ -113,6 +114,11 @@ def _stability_result(game: CataclysmGame, current: Step) -> None:
         return
     power = current["power"]
     if lower_stability(game.state, power):
+        if current.get("defer"):  # an ally's test within a collapse or surrender (LR 5.5.3 step 6)
+            from grandstrategy.cataclysm.engine.collapse import deferred_collapse  # it imports this
+
+            if deferred_collapse(game, power):
+                return
         game.push("collapse", power=power)
     else:
         game.note(f"{power} stability drops to {game.state.powers[power].stability.value}")
