@@ -169,3 +169,43 @@ def test_an_allys_collapse_waits_for_the_end_of_the_collapse_procedure_lr_5_5_3(
     assert game.pending is not None and "united-kingdom surrender roll" in game.pending["label"]
     roll(game, 6)
     assert last_log(game, "united-kingdom rolls 6").endswith("fights on")
+
+
+def test_the_surrender_marker_is_placed_after_the_diplomatic_opportunities_lr_5_5_4() -> None:
+    """LR 5.5.4 steps 6 and 9 (L1238, L1244): the Surrender marker goes to the ideology with the
+    most cubes in the home areas once the opportunities are resolved. The Soviets hold Paris (two
+    cubes), Germany Lorraine (one); Germany then wins Brittany and Provence: Fascism takes it, 3 to 2."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.alliances.clear()
+    state.wars = []
+    state.cubes["paris"] = {"soviet-union": 2}
+    state.cubes["lorraine"] = {"germany": 1}
+    game.push("surrender", power="france")
+    game.run()
+    for area in ("brittany", "provence"):
+        assert (
+            game.pending is not None and f"germany diplomatic opportunity in {area}" in game.pending["label"]
+        )
+        roll(game, 6, 6, 6)
+        settle(game)
+    assert state.cubes["brittany"] == {"germany": 1} and state.cubes["provence"] == {"germany": 1}
+    assert state.surrenders == ["fascism"]
+
+
+def test_a_surrender_gives_back_the_home_areas_it_held_of_an_earlier_surrender_lr_5_5_4() -> None:
+    """LR 5.5.4 step 7 (L1240): Germany held Italian home areas after Italy's surrender; when
+    Germany surrenders, its cubes go and neutral cubes make those areas uncontrolled countries."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.alliances.clear()
+    state.wars = []
+    game.push("surrender", power="italy")
+    game.run()
+    settle(game)
+    assert not state.powers["italy"].active and game.pending is None
+    state.cubes["rome"] = {"germany": 2}  # Germany took the Italian capital afterwards
+    game.push("surrender", power="germany")
+    game.run()
+    settle(game)
+    assert state.cubes.get("rome") == {"neutral": 2}

@@ -211,7 +211,8 @@ def _takeover_answer(game: CataclysmGame, current: Step) -> None:
 
 @step("surrender-remove")
 def _surrender_remove(game: CataclysmGame, current: Step) -> None:
-    """Steps 4-6 and 9 of LR 5.5.4: alliances break, pieces go, neutral cubes, the Surrender marker."""
+    """Steps 4-7 of LR 5.5.4: alliances break, pieces go, neutral cubes, diplomatic opportunities;
+    then the Surrender marker (step 9) and the game-end check (step 10)."""
     sweep(game)  # units relying on its bases or areas may have to leave (LR 7.1.2)
     state, module = game.state, game.module
     power = current["power"]
@@ -225,6 +226,11 @@ def _surrender_remove(game: CataclysmGame, current: Step) -> None:
     line.holding_box.clear()
     for turn, items in state.turn_track.items():
         state.turn_track[turn] = [c for c in items if c.split(":")[1:2] != [power]]
+    others = [  # areas of powers that surrendered before, held by this power (step 7)
+        area_id
+        for area_id, held in state.cubes.items()
+        if power in held and _surrendered_owner(game, area_id) not in (None, power)
+    ]
     for area_id in list(state.cubes):
         state.cubes[area_id].pop(power, None)
         if not state.cubes[area_id]:
@@ -233,14 +239,14 @@ def _surrender_remove(game: CataclysmGame, current: Step) -> None:
         if owner == power:
             state.base_owners[key] = None
     line.active = False
-    neutral_homes = []
-    for area in module.areas.values():
-        if area.owner != power or area.map.value not in state.maps:
-            continue
-        if controller(module, state, area.id) is None and not state.cubes.get(area.id):
-            state.cubes[area.id] = {"neutral": 2 if area.capital else 1}
-            if area.status is AreaStatus.HOME:
-                neutral_homes.append(area.id)
+    neutral_homes: list[tuple[str, str]] = []  # (area, owner whose home area it was)
+    mine = [a.id for a in module.areas.values() if a.owner == power and a.map.value in state.maps]
+    for area_id in [*mine, *sorted(others)]:
+        area = module.area(area_id)
+        if controller(module, state, area_id) is None and not state.cubes.get(area_id):
+            _neutral_cubes(game, area_id)
+            if area.status is AreaStatus.HOME and area.owner is not None:
+                neutral_homes.append((area_id, area.owner))
     state.wars = [
         (list(a), list(b))
         for a, b in (
@@ -249,18 +255,63 @@ def _surrender_remove(game: CataclysmGame, current: Step) -> None:
         )
         if a and b
     ]
+    steps: list[Step] = []
+    for area_id, owner in sorted(neutral_homes):
+        eligible = [p for p in power_order(game, decreasing=True) if p in _home_holders(game, owner)]
+        if eligible:
+            steps.append({"do": "opportunity", "area": area_id, "powers": eligible})
+    marker = {"do": "surrender-marker", "power": power, "a_bomb": bool(a_bomb_losses(state, power))}
+    game.then(*steps, marker, {"do": "check-game-end"})
+
+
+def _surrendered_owner(game: CataclysmGame, area_id: str) -> str | None:
+    """The area's owner if that power has surrendered (is no longer active), else None."""
+    owner = game.module.area(area_id).owner
+    line = game.state.powers.get(owner) if owner is not None else None
+    return owner if line is not None and not line.active else None
+
+
+def _neutral_cubes(game: CataclysmGame, area_id: str) -> None:
+    """Neutral cubes into an area left uncontrolled by a surrender, two in a capital, as far as the
+    neutral cube supply goes (LR 5.5.4 steps 6-7, 2.4.5)."""
+    state = game.state
+    used = sum(held.get("neutral", 0) for held in state.cubes.values())
+    count = min(2 if game.module.area(area_id).capital else 1, game.module.neutral_cubes - used)
+    if count > 0:
+        state.cubes[area_id] = {"neutral": count}
+    else:
+        game.note(f"no neutral cube is left for {game.module.area(area_id).name}")
+
+
+def _home_holders(game: CataclysmGame, owner: str) -> set[str]:
+    """Powers with cubes in the home areas of a surrendered power: those eligible for the diplomatic
+    opportunities in its former home areas (LR 5.7)."""
+    module, state = game.module, game.state
+    return {
+        holder
+        for area in module.areas.values()
+        if area.owner == owner and area.status is AreaStatus.HOME
+        for holder in state.cubes.get(area.id, {})
+        if holder in module.powers
+    }
+
+
+@step("surrender-marker")
+def _surrender_marker(game: CataclysmGame, current: Step) -> None:
+    """LR 5.5.4 step 9, after the diplomatic opportunities: the opposing ideology with the most cubes
+    in the surrendered power's home areas takes its Surrender marker; a tie shares it; with none
+    there, the marker leaves play. A surrender to the A-Bomb gives it to the Democracies (LR 12.2.2)."""
+    state, module = game.state, game.module
+    power = current["power"]
     ideology = module.powers[power].ideology
     cubes: Counter[str] = Counter()
-    holders: set[str] = set()
     for area in module.areas.values():
         if area.owner == power and area.status is AreaStatus.HOME:
             for holder, count in state.cubes.get(area.id, {}).items():
-                if holder in module.powers:
-                    holders.add(holder)
-                    if module.powers[holder].ideology is not ideology:
-                        cubes[module.powers[holder].ideology.value] += count
-    if a_bomb_losses(state, power):
-        state.surrenders = [*state.surrenders, "democracy"]  # LR 12.2.2
+                if holder in module.powers and module.powers[holder].ideology is not ideology:
+                    cubes[module.powers[holder].ideology.value] += count
+    if current["a_bomb"]:
+        state.surrenders = [*state.surrenders, "democracy"]
         game.note(f"{power} surrenders to the A-Bomb; the Democracies take its Surrender marker")
     elif cubes:
         best = max(cubes.values())
@@ -269,13 +320,6 @@ def _surrender_remove(game: CataclysmGame, current: Step) -> None:
         game.note(f"{power} surrenders; the Surrender marker goes to {' and '.join(takers)}")
     else:
         game.note(f"{power} surrenders; nobody holds its home areas, so its Surrender marker is removed")
-    eligible = [p for p in power_order(game, decreasing=True) if p in holders]
-    steps: list[Step] = [
-        {"do": "opportunity", "area": area_id, "powers": eligible}
-        for area_id in sorted(neutral_homes)
-        if eligible
-    ]
-    game.then(*steps, {"do": "check-game-end"})
 
 
 @step("opportunity")
