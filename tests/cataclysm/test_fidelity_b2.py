@@ -4,6 +4,7 @@ home areas (LR 5.5.4), the Global War game end (LR 1.6) and the order of collaps
 from __future__ import annotations
 
 from tests.cataclysm.test_operations import (
+    MODULE,
     bare_game,
     choose,
     last_log,
@@ -209,3 +210,25 @@ def test_a_surrender_gives_back_the_home_areas_it_held_of_an_earlier_surrender_l
     game.run()
     settle(game)
     assert state.cubes.get("rome") == {"neutral": 2}
+
+
+def test_an_ally_with_a_fleet_at_a_surrendering_powers_base_may_take_it_lr_5_5_4() -> None:
+    """LR 5.5.4 step 3 (L1234): the UK surrenders; its French ally, with a fleet in the Central
+    Mediterranean, takes the British base there. The British special bases leave the game."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.wars = []
+    state.alliances = {"democracy": ["france", "united-kingdom"]}
+    fleet = next(u for u in state.units if u.power == "france" and u.type == "surface-fleet")
+    fleet.area, fleet.coast = "central-mediterranean", None
+    game.push("surrender", power="united-kingdom")
+    game.run()
+    while game.pending is not None and game.pending["type"] == "chance":
+        assert "france stability test" in game.pending["label"]
+        roll(game, 6)  # France's test (its ally surrenders) passes
+    assert game.pending is not None and "take its base in central-mediterranean" in game.pending["prompt"]
+    choose(game, "france", "take")
+    settle(game)
+    assert state.base_owners["central-mediterranean#0"] == "france"
+    assert state.base_owners["eastern-mediterranean#0"] is None
+    assert not any(MODULE.area(a).special_base is not None for a in state.special_bases)

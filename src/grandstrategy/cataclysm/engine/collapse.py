@@ -1,8 +1,8 @@
 """Collapse and surrender (LR 5.5.2–5.5.4).
 
-Collapse follows LR 5.5.3 except the armistice offers of a power at Exhaustion (wars end by
-armistice later, with the declaration of war). Surrender follows LR 5.5.4, with the diplomatic
-opportunity of LR 5.7 for former home areas; allies take over land areas only (bases later).
+Collapse follows LR 5.5.3 and surrender LR 5.5.4, step by step, with the diplomatic opportunity
+of LR 5.7 for former home areas; an ally brought to collapse by either waits until the procedure
+under way is complete.
 """
 
 from __future__ import annotations
@@ -162,16 +162,20 @@ def _surrender(game: CataclysmGame, current: Step) -> None:
     steps = [flag_step(enemy, f"{power} surrenders") for enemy in _enemies(game, power)]
     tests = _allies_test(game, power, f"{power} surrenders")
     steps += tests[:-1]
+    steps.append({"do": "surrender-special-bases", "power": power})
     steps.append({"do": "surrender-takeover", "power": power, "offers": _takeover_offers(game, power)})
     steps.append({"do": "surrender-remove", "power": power})
     game.then(*steps, tests[-1])
 
 
 def _takeover_offers(game: CataclysmGame, power: str) -> list[list[str]]:
-    """[ally, area] pairs: allies with land units in areas the power controls (LR 5.5.4 step 3)."""
+    """What allies may take (LR 5.5.4 step 3): [ally, area] for an area the power controls where the
+    ally has a land unit, then [ally, area, base] for a base of the power in an area where the ally
+    has an air or naval unit."""
     state, module = game.state, game.module
     offers = []
-    for ally in _allies(game, power):
+    allies = _allies(game, power)
+    for ally in allies:
         for area_id in sorted({u.area for u in state.units if u.power == ally}):
             land = any(
                 u.area == area_id and module.unit_types[u.type].unit_class == "land"
@@ -180,7 +184,28 @@ def _takeover_offers(game: CataclysmGame, power: str) -> list[list[str]]:
             )
             if land and controller(module, state, area_id) == power:
                 offers.append([ally, area_id])
+    for ally in allies:
+        present = {
+            u.area
+            for u in state.units
+            if u.power == ally and module.unit_types[u.type].unit_class in ("air", "naval")
+        }
+        for key, owner in sorted(state.base_owners.items()):
+            if owner == power and key.split("#")[0] in present:
+                offers.append([ally, key.split("#")[0], key])
     return offers
+
+
+@step("surrender-special-bases")
+def _surrender_special_bases(game: CataclysmGame, current: Step) -> None:
+    """The surrendering power's special bases leave the game before allies take over; nobody
+    gains them (LR 5.5.4 step 3, 2.3.3)."""
+    state, module = game.state, game.module
+    for area_id in list(state.special_bases):
+        special = module.area(area_id).special_base
+        if special is not None and special.owner == current["power"]:
+            state.special_bases.remove(area_id)
+            game.note(f"the special base {special.name} is removed from the game")
 
 
 @step("surrender-takeover")
@@ -188,10 +213,14 @@ def _takeover(game: CataclysmGame, current: Step) -> None:
     offers = current["offers"]
     if not offers:
         return
-    ally, area_id = offers[0]
+    ally, area_id = offers[0][:2]
+    if len(offers[0]) > 2 and game.state.base_owners.get(offers[0][2]) != current["power"]:
+        game.push("surrender-takeover", power=current["power"], offers=offers[1:])  # another ally has it
+        return
+    what = f"its base in {area_id}" if len(offers[0]) > 2 else f"control of {area_id}"
     game.ask(
         ally,
-        f"{current['power']} surrenders: take control of {area_id}? (LR 5.5.4)",
+        f"{current['power']} surrenders: take {what}? (LR 5.5.4)",
         ["take", "leave"],
         "surrender-takeover-answer",
         power=current["power"],
@@ -201,8 +230,11 @@ def _takeover(game: CataclysmGame, current: Step) -> None:
 
 @step("surrender-takeover-answer")
 def _takeover_answer(game: CataclysmGame, current: Step) -> None:
-    ally, area_id = current["offers"][0]
-    if current["choice"] == "take":
+    ally, area_id = current["offers"][0][:2]
+    if current["choice"] == "take" and len(current["offers"][0]) > 2:
+        game.state.base_owners[current["offers"][0][2]] = ally
+        game.note(f"{ally} takes the base in {game.module.area(area_id).name}")
+    elif current["choice"] == "take":
         area = game.module.area(area_id)
         game.state.cubes[area_id] = {ally: 2 if area.capital else 1}
         game.note(f"{ally} takes control of {area.name}")
