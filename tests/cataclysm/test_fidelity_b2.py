@@ -232,3 +232,21 @@ def test_an_ally_with_a_fleet_at_a_surrendering_powers_base_may_take_it_lr_5_5_4
     assert state.base_owners["central-mediterranean#0"] == "france"
     assert state.base_owners["eastern-mediterranean#0"] is None
     assert not any(MODULE.area(a).special_base is not None for a in state.special_bases)
+
+
+def test_a_war_left_with_one_ideology_ends_by_capitulation_lr_5_6_2() -> None:
+    """LR 5.6.2 (L1293), 1.6 (L178): Italy fights France alone; when Italy surrenders only Democracies
+    are left in the war, so it ends, and in Global War with nobody at war the game ends."""
+    game = bare_game()
+    state = game.state
+    state.alliances.clear()
+    state.wars = [(["france"], ["italy"])]
+    state.war_status = WarStatus.GLOBAL
+    game.push("surrender", power="italy")
+    game.run()
+    settle(game)
+    while game.pending is not None and game.pending["type"] == "chance":
+        roll(game, 1)  # diplomatic opportunities in Italy's former home areas fail
+        settle(game)
+    assert state.wars == []
+    assert state.result is not None and "no power is at war" in state.result["how"]
