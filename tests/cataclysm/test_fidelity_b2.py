@@ -250,3 +250,25 @@ def test_a_war_left_with_one_ideology_ends_by_capitulation_lr_5_6_2() -> None:
         settle(game)
     assert state.wars == []
     assert state.result is not None and "no power is at war" in state.result["how"]
+
+
+def test_an_allys_collapse_waits_for_the_end_of_the_surrender_procedure_lr_5_5_4() -> None:
+    """LR 5.5.4 step 2 (L1232): the UK surrenders and its French ally collapses on its test; France's
+    collapse is resolved after the surrender is complete (after the base offer of step 3)."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.wars = []
+    state.alliances = {"democracy": ["france", "united-kingdom"]}
+    state.powers["france"].stability = Stability.UNSTABLE
+    fleet = next(u for u in state.units if u.power == "france" and u.type == "surface-fleet")
+    fleet.area, fleet.coast = "central-mediterranean", None
+    game.push("surrender", power="united-kingdom")
+    game.run()
+    while game.pending is not None and game.pending["type"] == "chance":
+        assert "france stability test" in game.pending["label"]
+        roll(game, 1)  # France fails: it collapses
+    assert game.pending is not None and "take its base" in game.pending["prompt"]
+    choose(game, "france", "take")
+    settle(game)
+    assert not state.powers["united-kingdom"].active
+    assert game.pending is not None and "france surrender roll" in game.pending["label"]
