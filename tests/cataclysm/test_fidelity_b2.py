@@ -272,3 +272,23 @@ def test_an_allys_collapse_waits_for_the_end_of_the_surrender_procedure_lr_5_5_4
     settle(game)
     assert not state.powers["united-kingdom"].active
     assert game.pending is not None and "france surrender roll" in game.pending["label"]
+
+
+def test_collapse_falls_to_exhaustion_only_after_the_enemies_flags_lr_5_5_3() -> None:
+    """LR 5.5.3 strictly in order (L1208-1220): Germany collapses at total war; France gains its
+    flag (step 1) before Germany falls to exhaustion and cuts its force pool (step 8)."""
+    game = bare_game()
+    state = game.state
+    state.alliances.clear()
+    state.wars = [(["france"], ["germany"])]
+    germany = state.powers["germany"]
+    germany.commitment = Commitment.TOTAL_WAR
+    germany.force_pool = {"army": 6, "air": 4}
+    game.push("collapse", power="germany")
+    game.run()
+    roll(game, 6)  # above the threshold: collapse, not surrender
+    assert germany.commitment is Commitment.TOTAL_WAR
+    assert game.pending is not None and game.pending["power"] == "france"
+    choose(game, "france", "cup")
+    assert germany.commitment is Commitment.EXHAUSTION
+    assert game.pending is not None and game.pending["prompt"].startswith("exhaustion")
