@@ -292,3 +292,26 @@ def test_collapse_falls_to_exhaustion_only_after_the_enemies_flags_lr_5_5_3() ->
     choose(game, "france", "cup")
     assert germany.commitment is Commitment.EXHAUSTION
     assert game.pending is not None and game.pending["prompt"].startswith("exhaustion")
+
+
+def test_an_area_taken_by_one_ally_is_not_offered_to_the_next_lr_5_5_4() -> None:
+    """LR 5.5.4 step 3 (L1234): the British and American armies both stand in Paris when France
+    surrenders; the UK takes it, and the US is not asked to take it from the UK."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.wars = []
+    state.alliances = {"democracy": ["france", "united-kingdom", "united-states"]}
+    state.units = [u for u in state.units if u.area != "paris"]
+    for power in ("united-kingdom", "united-states"):
+        army = next(u for u in state.units if u.power == power and u.type == "infantry-army")
+        army.area = "paris"
+    game.push("surrender", power="france")
+    game.run()
+    while game.pending is not None and game.pending["type"] == "chance":
+        roll(game, 6)  # the allies' stability tests pass
+    assert game.pending is not None and game.pending["power"] == "united-kingdom"
+    assert "take control of paris" in game.pending["prompt"]
+    choose(game, "united-kingdom", "take")
+    assert game.pending is None or "take control of paris" not in game.pending.get("prompt", "")
+    settle(game)
+    assert state.cubes["paris"] == {"united-kingdom": 2}

@@ -92,14 +92,17 @@ def deferred_collapse(game: CataclysmGame, power: str) -> bool:
     queues = [s for s in game.stack if s["do"] == "collapse-queue"]
     if not queues:
         return False
-    if not any(
-        (s["do"] == "collapse" and s.get("power") == power)
-        or (s["do"] == "collapse-queue" and power in s["powers"])
-        for s in game.stack
+    if not any(s["do"] == "collapse" and s.get("power") == power for s in game.stack) and not queued(
+        game, power
     ):
         queues[-1]["powers"].append(power)
         game.note(f"{power} collapses; resolved once the current procedure is complete (LR 5.5.3)")
     return True
+
+
+def queued(game: CataclysmGame, power: str) -> bool:
+    """Whether the power's collapse waits in a queue: a further failed test changes nothing."""
+    return any(s["do"] == "collapse-queue" and power in s["powers"] for s in game.stack)
 
 
 @step("collapse-queue")
@@ -214,9 +217,6 @@ def _takeover(game: CataclysmGame, current: Step) -> None:
     if not offers:
         return
     ally, area_id = offers[0][:2]
-    if len(offers[0]) > 2 and game.state.base_owners.get(offers[0][2]) != current["power"]:
-        game.push("surrender-takeover", power=current["power"], offers=offers[1:])  # another ally has it
-        return
     what = f"its base in {area_id}" if len(offers[0]) > 2 else f"control of {area_id}"
     game.ask(
         ally,
@@ -238,7 +238,11 @@ def _takeover_answer(game: CataclysmGame, current: Step) -> None:
         area = game.module.area(area_id)
         game.state.cubes[area_id] = {ally: 2 if area.capital else 1}
         game.note(f"{ally} takes control of {area.name}")
-    game.push("surrender-takeover", power=current["power"], offers=current["offers"][1:])
+    rest = current["offers"][1:]
+    if current["choice"] == "take":  # what one ally took is no longer offered to the others
+        taken = current["offers"][0][1:]
+        rest = [offer for offer in rest if offer[1:] != taken]
+    game.push("surrender-takeover", power=current["power"], offers=rest)
 
 
 @step("surrender-remove")
