@@ -315,3 +315,27 @@ def test_an_area_taken_by_one_ally_is_not_offered_to_the_next_lr_5_5_4() -> None
     assert game.pending is None or "take control of paris" not in game.pending.get("prompt", "")
     settle(game)
     assert state.cubes["paris"] == {"united-kingdom": 2}
+
+
+def test_the_ally_left_alone_by_a_surrender_may_form_a_new_alliance_lr_5_5_4() -> None:
+    """LR 5.5.4 step 4 (L1236), 6.1.4: Italy's surrender breaks its alliance with Germany; Germany,
+    left alone, is in no alliance and may propose one to Japan (which holds a flag in reserve)."""
+    from grandstrategy.cataclysm.engine.alliance import alliance_options
+
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.wars = []
+    state.alliances = {"fascism": ["germany", "italy"]}
+    japan = state.powers["japan"]
+    assert japan.reserve is None
+    japan.available_flags -= 1
+    japan.reserve = "flag:japan"
+    game.push("surrender", power="italy")
+    game.run()
+    while game.pending is not None:
+        if game.pending["type"] == "chance":
+            roll(game, 6)  # Germany's test passes; opportunities succeed or not, no matter
+        else:
+            settle(game)
+    assert "fascism" not in state.alliances
+    assert "alliance japan" in alliance_options(game, "germany")

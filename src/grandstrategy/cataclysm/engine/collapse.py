@@ -253,9 +253,11 @@ def _surrender_remove(game: CataclysmGame, current: Step) -> None:
     state, module = game.state, game.module
     power = current["power"]
     line = state.powers[power]
-    for members in state.alliances.values():
+    for ideology, members in list(state.alliances.items()):
         if power in members:
             members.remove(power)
+            if len(members) < 2:  # a power left alone is in no alliance (LR 6.1.4)
+                del state.alliances[ideology]
     state.units = [unit for unit in state.units if unit.power != power]
     state.cup = [c for c in state.cup if c.split(":")[1:2] != [power]]
     line.reserve = None
