@@ -339,3 +339,19 @@ def test_the_ally_left_alone_by_a_surrender_may_form_a_new_alliance_lr_5_5_4() -
             settle(game)
     assert "fascism" not in state.alliances
     assert "alliance japan" in alliance_options(game, "germany")
+
+
+def test_the_invariant_check_follows_resource_markers_lr_3_2_4() -> None:
+    """LR 3.2.4 (L728), 3.4 (L749): a reserved resource is one of the power's offensive/resource
+    markers; a resource left in a holding box in the action phase is reported."""
+    game = bare_game()
+    germany = game.state.powers["germany"]
+    assert germany.reserve is None
+    germany.available_offensives -= 1
+    germany.reserve = "resource:germany"
+    assert problems(game) == []
+    germany.reserve = None
+    germany.holding_box.append("resource:germany")
+    assert any("left in a holding box" in p for p in problems(game))
+    germany.holding_box.clear()
+    assert any("germany: offensive/resource markers" in p for p in problems(game))
