@@ -14,6 +14,7 @@ from grandstrategy.cataclysm.engine.common import (
     counters_in_play,
     effectiveness_check,
     flag_step,
+    parse_counter,
     power_order,
     return_to_card,
     stability_step,
@@ -394,8 +395,11 @@ def _opportunity_result(game: CataclysmGame, current: Step) -> None:
 def _force_pool_cut(game: CataclysmGame, current: Step) -> None:
     """Exhaustion lowers the force-pool limit: the player removes counters down to it (LR 4.1.2).
 
-    Unbuilt counters and units on the map are the player's choice; counters hidden in the cup are
-    taken only when nothing else is left, at random, so the cup stays secret (docs/decisions.md).
+    Every counter whose place all players see is the player's choice: unbuilt ones (the reserve
+    is back there, LR 5.5.3 step 3), units on the map, and units or upgrade markers in its
+    production holding box or on the turn track (both count against the limit, LR 4.1.1).
+    Counters hidden in the cup are taken only when nothing else is left, at random, so the cup
+    stays secret (docs/decisions.md).
     """
     power = current["power"]
     state, module = game.state, game.module
@@ -407,6 +411,10 @@ def _force_pool_cut(game: CataclysmGame, current: Step) -> None:
         return
     options = [f"unbuilt {key}" for key in sorted(line.force_pool) if line.force_pool[key] > 0]
     options += [f"unit {unit.area} #{unit.id}" for unit in state.units if unit.power == power]
+    options += [f"holding {c}" for c in sorted(set(line.holding_box)) if _force_pool_counter(c, power)]
+    for turn in sorted(state.turn_track):
+        mine = sorted({c for c in state.turn_track[turn] if _force_pool_counter(c, power)})
+        options += [f"turn-track {turn} {c}" for c in mine]
     if options:
         game.ask(
             power,
@@ -432,12 +440,26 @@ def _force_pool_cut(game: CataclysmGame, current: Step) -> None:
     )
 
 
+def _force_pool_counter(counter: str, power: str) -> bool:
+    """Whether ``counter`` is one of the power's units or upgrade markers (LR 4.1.1)."""
+    kind, owner, detail = parse_counter(counter)
+    return owner == power and detail is not None and kind in ("unit", "upgrade")
+
+
 @step("force-pool-cut-answer")
 def _force_pool_cut_answer(game: CataclysmGame, current: Step) -> None:
     power, choice = current["power"], current["choice"]
     line = game.state.powers[power]
     if choice.startswith("unbuilt "):
         line.force_pool[choice.removeprefix("unbuilt ")] -= 1
+    elif choice.startswith("holding "):
+        line.holding_box.remove(choice.removeprefix("holding "))
+    elif choice.startswith("turn-track "):
+        _, turn, counter = choice.split(" ", 2)
+        track = game.state.turn_track
+        track[int(turn)].remove(counter)
+        if not track[int(turn)]:
+            del track[int(turn)]
     else:
         unit_id = int(choice.split("#")[1])
         game.state.units = [u for u in game.state.units if u.id != unit_id]

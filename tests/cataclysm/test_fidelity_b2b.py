@@ -1,0 +1,77 @@
+"""Rules fidelity fixes of helper b2b: the Exhaustion force-pool cut (LR 4.1.2), limited resources
+a power cannot collect (LR 4.4, 4.4.2), armistice timing (LR 5.6.2) and production (LR 4.1-4.9)."""
+
+from __future__ import annotations
+
+from tests.cataclysm.test_operations import MODULE, bare_game, choose, options, roll
+
+from grandstrategy.cataclysm.engine import CataclysmGame
+from grandstrategy.cataclysm.engine.common import counters_in_play
+from grandstrategy.cataclysm.engine.invariants import problems
+from grandstrategy.cataclysm.module.schema import Commitment
+
+
+def _force_pool_total(game: CataclysmGame, power: str) -> int:
+    """Counters in play and unbuilt, the count the force-pool limit constrains (LR 4.1.1)."""
+    return sum(counters_in_play(game, power).values()) + sum(game.state.powers[power].force_pool.values())
+
+
+def _collapse_with_counters_off_the_map() -> CataclysmGame:
+    """Germany at total war collapses with nothing unbuilt and no unit on the map: its 16 counters
+    are 12 armies in its production holding box, an air force in reserve (back to the force pool
+    at collapse, LR 5.5.3 step 3), a fleet and a fortress on the turn track and one submarine in
+    the cup (exhaustion limit 14)."""
+    game = bare_game()
+    state = game.state
+    germany = state.powers["germany"]
+    germany.commitment = Commitment.TOTAL_WAR
+    germany.force_pool = {}
+    state.units = [u for u in state.units if u.power != "germany"]
+    state.cup = [c for c in state.cup if not c.startswith(("unit:germany", "upgrade:germany"))]
+    germany.holding_box = ["unit:germany:infantry-army"] * 12
+    germany.reserve = "unit:germany:tactical-air"
+    state.turn_track = {1941: ["unit:germany:surface-fleet", "unit:germany:fortress"]}
+    state.cup.append("unit:germany:submarine-pack")
+    assert _force_pool_total(game, "germany") == 16
+    game.push("collapse", power="germany")
+    game.run()
+    roll(game, 6)  # above the surrender threshold: a collapse
+    assert germany.commitment is Commitment.EXHAUSTION
+    return game
+
+
+def test_the_exhaustion_cut_reaches_the_holding_box_and_turn_track_lr_4_1_2() -> None:
+    """LR 4.1.2 (L926), 4.1.1 (L916), 2.6 (L620), 1.4 (L164): the player removes counters down to
+    the new limit, from the map, the cup or its status card; counters in the holding box and on
+    the turn track count against the limit and are open to view, so the player may pick them;
+    the hidden cup is left alone while they remain."""
+    game = _collapse_with_counters_off_the_map()
+    state, germany = game.state, game.state.powers["germany"]
+    assert "exhaustion" in game.pending["prompt"]  # type: ignore[index]
+    assert {
+        "holding unit:germany:infantry-army",
+        "unbuilt air",
+        "turn-track 1941 unit:germany:fortress",
+        "turn-track 1941 unit:germany:surface-fleet",
+    } <= set(options(game))
+    choose(game, "germany", "turn-track 1941 unit:germany:fortress")
+    choose(game, "germany", "turn-track 1941 unit:germany:surface-fleet")
+    assert game.pending is None or "exhaustion" not in game.pending.get("prompt", "")
+    assert state.turn_track == {}
+    assert germany.force_pool["air"] == 1
+    assert germany.holding_box.count("unit:germany:infantry-army") == 12
+    assert "unit:germany:submarine-pack" in state.cup
+    assert _force_pool_total(game, "germany") == MODULE.powers["germany"].status_card["exhaustion"].force_pool
+    assert not problems(game), problems(game)
+
+
+def test_the_exhaustion_cut_may_take_counters_from_the_holding_box_lr_4_1_2() -> None:
+    """LR 4.1.2 (L926), 2.6 (L620): the production holding box is on the status card, so its
+    counters may be removed; the power ends at its exhaustion limit."""
+    game = _collapse_with_counters_off_the_map()
+    germany = game.state.powers["germany"]
+    choose(game, "germany", "holding unit:germany:infantry-army")
+    choose(game, "germany", "holding unit:germany:infantry-army")
+    assert germany.holding_box.count("unit:germany:infantry-army") == 10
+    assert _force_pool_total(game, "germany") == MODULE.powers["germany"].status_card["exhaustion"].force_pool
+    assert not problems(game), problems(game)
