@@ -3,7 +3,7 @@ a power cannot collect (LR 4.4, 4.4.2), armistice timing (LR 5.6.2) and producti
 
 from __future__ import annotations
 
-from tests.cataclysm.test_operations import MODULE, bare_game, choose, options, roll
+from tests.cataclysm.test_operations import MODULE, bare_game, choose, last_log, options, roll
 
 from grandstrategy.cataclysm.engine import CataclysmGame
 from grandstrategy.cataclysm.engine.common import counters_in_play
@@ -75,3 +75,28 @@ def test_the_exhaustion_cut_may_take_counters_from_the_holding_box_lr_4_1_2() ->
     assert germany.holding_box.count("unit:germany:infantry-army") == 10
     assert _force_pool_total(game, "germany") == MODULE.powers["germany"].status_card["exhaustion"].force_pool
     assert not problems(game), problems(game)
+
+
+def test_a_limited_resource_not_collected_for_want_of_markers_stays_in_play_lr_4_4() -> None:
+    """LR 4.4 (L963), 4.4.2 (L979): a limited marker leaves play when it is collected; when the
+    power runs out of resource markers the excess is lost for this turn, and the printed resources
+    are the ones collected, so the limited markers stay on the map (docs/decisions.md)."""
+    game = bare_game()
+    state = game.state
+    state.turn = 1941
+    state.phase = "administration"
+    state.wars = [(["france", "united-kingdom"], ["germany"])]
+    state.cubes.update({"benelux": {"germany": 1}, "sweden": {"germany": 1}})
+    state.used_limited.append("Ruhr")
+    germany = state.powers["germany"]
+    germany.commitment = Commitment.MOBILIZATION
+    shortfall = germany.available_offensives - 2
+    germany.available_offensives = 2  # the other markers are in the cup
+    state.cup += ["offensive:germany"] * shortfall
+    assert not problems(game), problems(game)
+    game.then({"do": "produce", "power": "germany"})
+    game.run()
+    assert "of your 2 resources" in game.pending["prompt"]  # type: ignore[index]
+    assert germany.available_offensives == 0
+    assert "Benelux" not in state.used_limited and "Sweden" not in state.used_limited
+    assert last_log(game, "collects").endswith("collects 2 resource(s), 2 industrial")

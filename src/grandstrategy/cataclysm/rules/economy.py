@@ -71,15 +71,17 @@ def collect(module: Module, state: CataclysmState, power: str) -> tuple[int, int
     """Collect the power's resources into its holding box; return (resources, industrial) (LR 4.4.2).
 
     Each collected resource takes one resource marker from available; without markers the excess is
-    lost. Limited markers collected leave play.
+    lost. A limited marker leaves play only when collected (LR 4.4): printed resources are taken
+    first, so when markers run short the limited markers left over stay on the map for a later turn.
     """
     line = state.powers[power]
     resources = industrial = 0
-    for item in collectable(module, state, power):
-        if item.limited_marker is not None:
-            state.used_limited.append(item.limited_marker)
+    found = collectable(module, state, power)
+    for item in [c for c in found if c.limited_marker is None] + [c for c in found if c.limited_marker]:
         if line.available_offensives == 0:
             continue
+        if item.limited_marker is not None:
+            state.used_limited.append(item.limited_marker)
         line.available_offensives -= 1
         line.holding_box.append(f"resource:{power}")
         resources += 1
