@@ -3,7 +3,7 @@ a power cannot collect (LR 4.4, 4.4.2), armistice timing (LR 5.6.2) and producti
 
 from __future__ import annotations
 
-from tests.cataclysm.test_operations import MODULE, bare_game, choose, last_log, options, roll
+from tests.cataclysm.test_operations import MODULE, bare_game, choose, last_log, options, roll, setup
 
 from grandstrategy.cataclysm.engine import CataclysmGame
 from grandstrategy.cataclysm.engine.common import counters_in_play
@@ -100,3 +100,31 @@ def test_a_limited_resource_not_collected_for_want_of_markers_stays_in_play_lr_4
     assert germany.available_offensives == 0
     assert "Benelux" not in state.used_limited and "Sweden" not in state.used_limited
     assert last_log(game, "collects").endswith("collects 2 resource(s), 2 industrial")
+
+
+def test_armistices_by_consent_are_offered_in_the_end_phase_not_between_draws_lr_5_6_2() -> None:
+    """LR 5.6.2 (L1292), docs/decisions.md: a war may end by mutual consent at any time; the engine
+    gives that consent one place, the end phase, where each belligerent may propose once to each
+    enemy. Between draws of the action phase no armistice is asked for."""
+    game = setup("europe-1939", [], [("france", "germany")])
+    state = game.state
+    state.phase = "action"
+    for line in state.powers.values():
+        if line.reserve is not None:
+            state.cup.append(line.reserve)  # nobody can interrupt
+            line.reserve = None
+    game.push("action-window")
+    game.run()
+    assert game.pending is not None and game.pending["type"] == "chance"  # straight to the draw
+    game = setup("europe-1939", [], [("france", "germany")])
+    game.push("end-phase")
+    game.run()
+    assert any(s["do"] == "armistice-window" for s in game.stack)  # after the Home Front tests
+    game.stack = [s for s in game.stack if s["do"] in ("armistice-window", "end-phase-finish")]
+    game.pending = None
+    game.run()
+    assert game.pending is not None and game.pending["prompt"] == "propose an armistice? (LR 5.6.2)"
+    assert options(game) == ["no", "armistice with france"]  # Germany, the most effective, first
+    choose(game, "germany", "armistice with france")
+    choose(game, "france", "accept")
+    assert not any("france" in a + b for a, b in game.state.wars)
