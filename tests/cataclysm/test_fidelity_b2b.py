@@ -128,3 +128,30 @@ def test_armistices_by_consent_are_offered_in_the_end_phase_not_between_draws_lr
     choose(game, "germany", "armistice with france")
     choose(game, "france", "accept")
     assert not any("france" in a + b for a, b in game.state.wars)
+
+
+def _lend_lease_production(damaged: list[str]) -> CataclysmGame:
+    """The 1933 campaign with Lend Lease in play and the UK at war with Germany: the US controls
+    Iraq (a natural resource outside its home areas) and produces before the UK."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.phase = "administration"
+    state.markers = [m for m in state.markers if m != "status-quo"]
+    state.markers.append("lend-lease-in-play")
+    state.wars = [(["united-kingdom"], ["germany"])]
+    state.cubes["iraq"] = {"united-states": 3}
+    state.damaged = damaged
+    game.then({"do": "produce", "power": "united-states"}, {"do": "produce", "power": "united-kingdom"})
+    game.run()
+    return game
+
+
+def test_lend_lease_sends_only_resources_of_us_home_areas_lr_12_2_2() -> None:
+    """LR 12.2.2 (Lend Lease), 4.4.1 (L969): the US may transfer its home area resources; a
+    natural resource it collected in Iraq is not one of them."""
+    game = _lend_lease_production(damaged=["washington-dc", "california"])
+    assert last_log(game, "united-states collects").endswith("collects 1 resource(s), 0 industrial")
+    assert game.pending is not None and "of your 1 resources" in game.pending["prompt"]  # no lending
+    game = _lend_lease_production(damaged=[])
+    assert game.pending is not None and game.pending["prompt"].startswith("Lend Lease")
+    assert {"lend industrial to united-kingdom", "lend natural to united-kingdom"} <= set(options(game))

@@ -17,7 +17,7 @@ from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.module.schema import AreaStatus, Ideology
 from grandstrategy.cataclysm.rules.arithmetic import builds
 from grandstrategy.cataclysm.rules.control import at_war, belligerent, production_sites
-from grandstrategy.cataclysm.rules.economy import build_cost, collect, war_offensives
+from grandstrategy.cataclysm.rules.economy import build_cost, collect, collectable, war_offensives
 from grandstrategy.cataclysm.rules.special import LEND_LEASE_IN_PLAY
 from grandstrategy.cataclysm.rules.supply import loc_reach
 
@@ -121,17 +121,30 @@ def _produce(game: CataclysmGame, current: Step) -> None:
     power = current["power"]
     if not game.state.powers[power].active:
         return
+    lends = power == "united-states" and LEND_LEASE_IN_PLAY in game.state.markers
+    home = _home_resources(game, power) if lends else []
     resources, industrial = collect(game.module, game.state, power)
     game.note(f"{power} collects {resources} resource(s), {industrial} industrial")
     resources, industrial = _us_japan_trade(game, power, resources, industrial)
     resources, industrial = _receive_lend_lease(game, power, resources, industrial)
-    if power == "united-states" and LEND_LEASE_IN_PLAY in game.state.markers:
-        game.push("lend-lease", power=power, resources=resources, industrial=industrial, lent=[])
+    if lends:
+        game.push("lend-lease", power=power, resources=resources, industrial=industrial, lent=[], home=home)
     else:
         game.push("conversion", power=power, resources=resources, industrial=industrial)
 
 
 UNCONVERTED = "leave 1 unconverted"
+
+
+def _home_resources(game: CataclysmGame, power: str) -> list[int]:
+    """[industrial, natural] resources the power can collect in its own home areas (LR 12.2.2)."""
+    module = game.module
+    found = [0, 0]
+    for item in collectable(module, game.state, power):
+        area = module.area(item.area)
+        if area.owner == power and area.status is AreaStatus.HOME:
+            found[0 if item.industrial else 1] += 1
+    return found
 
 
 def _resource_markers(game: CataclysmGame, power: str) -> int:
@@ -227,17 +240,20 @@ def _receive_lend_lease(game: CataclysmGame, power: str, resources: int, industr
 @step("lend-lease")
 def _lend_lease(game: CataclysmGame, current: Step) -> None:
     """While Lend Lease is in play the US may send home resources to belligerent powers, one each,
-    to powers that have yet to produce this turn (LR 12.2.2)."""
+    to powers that have yet to produce this turn (LR 12.2.2); resources collected outside its home
+    areas cannot be lent."""
     state = game.state
     waiting = {s["power"] for s in game.stack if s.get("do") == "produce"}
-    natural = current["resources"] - current["industrial"]
+    home_industrial, home_natural = current.get("home", [current["industrial"], current["resources"]])
+    industrial = min(current["industrial"], home_industrial)
+    natural = min(current["resources"] - current["industrial"], home_natural)
     options = ["done"]
     for power in sorted(waiting - set(current["lent"])):
         if not (state.powers[power].active and belligerent(state, power)) or at_war(
             state, power, "united-states"
         ):
             continue
-        if current["industrial"]:
+        if industrial:
             options.append(f"lend industrial to {power}")
         if natural:
             options.append(f"lend natural to {power}")
@@ -264,7 +280,9 @@ def _lend_lease_answer(game: CataclysmGame, current: Step) -> None:
     game.state.transfers.append([recipient, kind])
     fields["resources"] -= 1
     fields["industrial"] -= kind == "industrial"
-    game.push("lend-lease", **fields, lent=[*current["lent"], recipient])
+    home = list(current.get("home", [current["industrial"], current["resources"]]))
+    home[0 if kind == "industrial" else 1] -= 1
+    game.push("lend-lease", **fields, lent=[*current["lent"], recipient], home=home)
 
 
 @step("convert")
