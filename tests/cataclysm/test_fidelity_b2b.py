@@ -155,3 +155,22 @@ def test_lend_lease_sends_only_resources_of_us_home_areas_lr_12_2_2() -> None:
     game = _lend_lease_production(damaged=[])
     assert game.pending is not None and game.pending["prompt"].startswith("Lend Lease")
     assert {"lend industrial to united-kingdom", "lend natural to united-kingdom"} <= set(options(game))
+
+
+def test_the_a_bomb_can_be_constructed_during_production_lr_12_2_2() -> None:
+    """LR 12.2.2 (A-Bomb), 4.6 (L1010): once available the A-Bomb is constructed for one build,
+    which production gives as well as a build military action; it goes into the cup."""
+    game = bare_game()
+    state = game.state
+    state.phase = "administration"
+    state.markers.append("a-bomb-available")
+    us = state.powers["united-states"]
+    us.commitment = Commitment.TOTAL_WAR
+    game.then({"do": "produce", "power": "united-states"})
+    game.run()
+    choose(game, "united-states", "offensives 0")
+    assert "build a-bomb" in options(game)
+    choose(game, "united-states", "build a-bomb")
+    assert "a-bomb:united-states" in state.cup and "a-bomb-available" not in state.markers
+    assert "build a-bomb" not in options(game)
+    assert "production:" in game.pending["prompt"]  # type: ignore[index]  # the other builds remain

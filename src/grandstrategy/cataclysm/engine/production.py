@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from grandstrategy.cataclysm.engine import atomic
 from grandstrategy.cataclysm.engine.common import (
     build_options,
     counters_off_map,
@@ -305,10 +306,12 @@ def _convert(game: CataclysmGame, current: Step) -> None:
 
 @step("construct")
 def _construct(game: CataclysmGame, current: Step) -> None:
-    """Spend builds on counters from the force pool (LR 4.6); leftover builds are lost."""
+    """Spend builds on counters from the force pool (LR 4.6), and on the A-Bomb while it is
+    available (LR 12.2.2); leftover builds are lost."""
     power, left = current["power"], current["builds"]
     refit = _refit_marker(game, power)
     options = ["done", *build_options(game, power, left, dreadnought_refit=refit is not None)]
+    options += atomic.build_option(game, power)
     if left == 0 or options == ["done"]:
         game.push("war-offensives", power=power, industrial=current["industrial"])
         return
@@ -337,6 +340,10 @@ def _construct_answer(game: CataclysmGame, current: Step) -> None:
     state = game.state
     line = state.powers[power]
     item = current["choice"].removeprefix("build ")
+    if item == "a-bomb":  # one build, straight into the cup, never the reserve (LR 12.2.2)
+        atomic.build(game)
+        game.push("construct", power=power, builds=current["builds"] - 1, industrial=current["industrial"])
+        return
     refit = _refit_marker(game, power) if item == "surface-fleet" else None
     cost, next_turn = build_cost(game.module, power, item, dreadnought_refit=refit is not None)
     if refit is not None:
