@@ -174,3 +174,45 @@ def test_the_a_bomb_can_be_constructed_during_production_lr_12_2_2() -> None:
     assert "a-bomb:united-states" in state.cup and "a-bomb-available" not in state.markers
     assert "build a-bomb" not in options(game)
     assert "production:" in game.pending["prompt"]  # type: ignore[index]  # the other builds remain
+
+
+def _german_collection(damaged: list[str]) -> str:
+    """Germany's production in 1939 with the Ruhr's printed resource damaged or not; the log line."""
+    game = bare_game()
+    state = game.state
+    state.phase = "administration"
+    state.damaged = damaged
+    game.then({"do": "produce", "power": "germany"})
+    game.run()
+    return last_log(game, "germany collects")
+
+
+def test_a_damage_marker_does_not_stop_the_limited_resource_beside_it_lr_4_4_2() -> None:
+    """LR 4.4.2 (L977), 9.5.2 (L1895): a Damage marker sits on one printed resource, and only it
+    cannot be collected; the Ruhr's limited marker in the same area is still collected."""
+    assert _german_collection([]).endswith("collects 3 resource(s), 3 industrial")
+    assert _german_collection(["ruhr"]).endswith("collects 2 resource(s), 2 industrial")
+
+
+def test_no_resource_of_a_damaged_area_counts_for_escalation_offensives_lr_6_4_2() -> None:
+    """LR 6.4.2 (L1487): resources in damaged areas earn no escalation offensive, so the Ruhr's
+    limited marker is not offered while its printed resource is damaged."""
+    game = bare_game()
+    state = game.state
+    state.damaged = ["ruhr"]
+    germany = state.powers["germany"]
+    germany.reserve = None
+    game.push("political-result", power="germany", action="escalation", target="", success=True, dice=[6])
+    game.run()
+    assert germany.commitment is Commitment.MOBILIZATION
+    while (
+        game.pending is not None
+        and game.pending["type"] == "decide"
+        and not game.pending["prompt"].startswith("escalation offensives")
+    ):
+        choose(game, game.pending["power"], options(game)[0])  # force pool picks, provoked flags
+    assert game.pending is not None and game.pending["prompt"].startswith("escalation offensives: one")
+    assert "Ruhr" not in state.used_limited
+    assert last_log(game, "escalation offensive").endswith(
+        "germany gains 1 escalation offensive(s)"
+    )  # Berlin

@@ -39,8 +39,10 @@ def limited_in_play(state: CataclysmState, resource: Resource) -> bool:
 def collectable(module: Module, state: CataclysmState, power: str) -> list[Collected]:
     """The resources the power can collect now, in map order (LR 4.4.2, 12.2 Status Quo).
 
-    A resource needs an LOC unless it is in one of the power's production sites; damaged areas
-    yield nothing; while Status Quo is in force a Democracy collects only in home areas.
+    A resource needs an LOC unless it is in one of the power's production sites; a Damage marker
+    stops the printed resource only, a limited marker in the same area is still collected (LR
+    9.5.2: a damaged limited resource leaves play instead); while Status Quo is in force a
+    Democracy collects only in home areas.
     """
     sites = set(production_sites(module, state, power))
     denied = denied_areas(state, power)
@@ -49,7 +51,7 @@ def collectable(module: Module, state: CataclysmState, power: str) -> list[Colle
     found: list[Collected] = []
     for area_id in module.in_play_ids(state.maps):
         area = module.area(area_id)
-        if not area.resources or area_id in state.damaged or controller(module, state, area_id) != power:
+        if not area.resources or controller(module, state, area_id) != power:
             continue
         if area_id in denied:
             continue
@@ -61,6 +63,8 @@ def collectable(module: Module, state: CataclysmState, power: str) -> list[Colle
             if resource.kind is ResourceKind.SOVIET_SPECIAL:
                 continue  # special resources act as production sites, not collected markers (LR 12.3.1)
             if resource.limited and not limited_in_play(state, resource):
+                continue
+            if not resource.limited and area_id in state.damaged:
                 continue
             industrial = resource.kind is ResourceKind.INDUSTRIAL
             found.append(Collected(area_id, industrial, resource.marker if resource.limited else None))
