@@ -149,7 +149,7 @@ def _lend_lease_production(damaged: list[str]) -> CataclysmGame:
 def test_lend_lease_sends_only_resources_of_us_home_areas_lr_12_2_2() -> None:
     """LR 12.2.2 (Lend Lease), 4.4.1 (L969): the US may transfer its home area resources; a
     natural resource it collected in Iraq is not one of them."""
-    game = _lend_lease_production(damaged=["washington-dc", "california"])
+    game = _lend_lease_production(damaged=["washington-dc"] * 3 + ["california"] * 2)  # all damaged
     assert last_log(game, "united-states collects").endswith("collects 1 resource(s), 0 industrial")
     assert game.pending is not None and "of your 1 resources" in game.pending["prompt"]  # no lending
     game = _lend_lease_production(damaged=[])
@@ -216,3 +216,22 @@ def test_no_resource_of_a_damaged_area_counts_for_escalation_offensives_lr_6_4_2
     assert last_log(game, "escalation offensive").endswith(
         "germany gains 1 escalation offensive(s)"
     )  # Berlin
+
+
+def test_a_damage_marker_stops_one_printed_resource_of_several_lr_9_5_2() -> None:
+    """LR 9.5.2 (L1895), 4.4.2 (L977): strategic bombing damages one resource in the area, so
+    Washington DC (two industrial resources and one natural) keeps collecting the other two; a
+    second bombing may damage a second one (docs/decisions.md: industrial ones are hit first)."""
+    game = bare_game()
+    state = game.state
+    state.phase = "administration"
+    state.damaged = ["washington-dc"]
+    game.then({"do": "produce", "power": "united-states"})
+    game.run()
+    assert last_log(game, "united-states collects").endswith("collects 2 resource(s), 1 industrial")
+    game = bare_game()
+    game.state.damaged = ["washington-dc"]
+    game.push("bombing-damage", op={"target": "washington-dc", "power": "germany"})
+    game.run()
+    assert game.state.damaged == ["washington-dc", "washington-dc"]
+    assert last_log(game, "strategic bombing").endswith("damages the resource in Washington DC")
