@@ -3,7 +3,16 @@ a power cannot collect (LR 4.4, 4.4.2), armistice timing (LR 5.6.2) and producti
 
 from __future__ import annotations
 
-from tests.cataclysm.test_operations import MODULE, bare_game, choose, last_log, options, roll, setup
+from tests.cataclysm.test_operations import (
+    MODULE,
+    bare_game,
+    choose,
+    last_log,
+    offensive,
+    options,
+    roll,
+    setup,
+)
 
 from grandstrategy.cataclysm.engine import CataclysmGame
 from grandstrategy.cataclysm.engine.common import counters_in_play
@@ -235,3 +244,17 @@ def test_a_damage_marker_stops_one_printed_resource_of_several_lr_9_5_2() -> Non
     game.run()
     assert game.state.damaged == ["washington-dc", "washington-dc"]
     assert last_log(game, "strategic bombing").endswith("damages the resource in Washington DC")
+
+
+def test_the_dreadnought_refit_also_serves_a_build_action_lr_8_3() -> None:
+    """LR 12.2.1 (L2506), 4.6 (L1018), 8.3 (L1714): France's Dreadnought Refit takes one build off a
+    surface fleet whenever it is constructed, so a single military action of a build pays for it."""
+    game = setup("europe-1939", [], [("france", "germany")])
+    state = game.state
+    assert "dreadnought-refit-france" in state.markers and state.powers["france"].force_pool["fleet"] == 1
+    offensive(game, "france", 1)
+    assert "build surface-fleet" in options(game)
+    choose(game, "france", "build surface-fleet")
+    assert "dreadnought-refit-france" not in state.markers
+    assert "unit:france:surface-fleet" in state.turn_track[state.turn + 2]
+    assert game.pending is None  # the one military action is spent

@@ -56,7 +56,10 @@ def _military_action(game: CataclysmGame, current: Step) -> None:
         if power == "germany" and "rhineland" in game.state.markers:
             options.append("remilitarize rhineland")  # LR 12.1.1: by a military action too
         if belligerent(game.state, power):
-            options += build_options(game, power, left) + atomic.build_option(game, power)
+            refit = _refit_marker(game, power) is not None
+            options += build_options(game, power, left, dreadnought_refit=refit) + atomic.build_option(
+                game, power
+            )
         options += atomic.targets(game, power)
         if _deployable(game, power, None):
             options.append("deploy")
@@ -106,7 +109,10 @@ def _military_action_answer(game: CataclysmGame, current: Step) -> None:
         return
     if choice.startswith("build "):
         item = choice.removeprefix("build ")
-        cost, next_turn = build_cost(game.module, power, item)
+        refit = _refit_marker(game, power) if item == "surface-fleet" else None
+        cost, next_turn = build_cost(game.module, power, item, dreadnought_refit=refit is not None)
+        if refit is not None:
+            game.state.markers.remove(refit)  # the Dreadnought Refit marker leaves play (LR 4.6, 8.3)
         counter = take_built(game, power, item)
         if next_turn:
             game.state.turn_track.setdefault(game.state.turn + 2, []).append(counter)
@@ -117,6 +123,13 @@ def _military_action_answer(game: CataclysmGame, current: Step) -> None:
         game.push("military-action", left=left - cost, **rest)
         return
     operations.declare(game, power, choice, left=left, deployed=deployed, only=current.get("only"))
+
+
+def _refit_marker(game: CataclysmGame, power: str) -> str | None:
+    """The power's Dreadnought Refit marker, while available: it takes one build off a surface
+    fleet however the fleet is constructed, by production or a build action (LR 4.6, 8.3)."""
+    marker = f"dreadnought-refit-{power}"
+    return marker if marker in game.state.markers else None
 
 
 @step("dow-cancelled")
