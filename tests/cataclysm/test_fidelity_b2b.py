@@ -258,3 +258,25 @@ def test_the_dreadnought_refit_also_serves_a_build_action_lr_8_3() -> None:
     assert "dreadnought-refit-france" not in state.markers
     assert "unit:france:surface-fleet" in state.turn_track[state.turn + 2]
     assert game.pending is None  # the one military action is spent
+
+
+def test_japan_receives_no_trade_resource_the_us_cannot_give_lr_12_2_2() -> None:
+    """LR 12.2.2 (US-Japan Trade), 4.4.1 (L969): the US transfers one of its industrial resources;
+    with all of them damaged it has none to give, so Japan, producing first, receives nothing."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.phase = "administration"
+    assert "us-japan-trade" in state.markers
+    game.then({"do": "produce", "power": "japan"})
+    game.run()
+    assert "japan receives a resource from the US" in last_log(game, "US-Japan Trade")
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.phase = "administration"
+    state.damaged = ["washington-dc"] * 3 + ["california"] * 2
+    before = state.powers["japan"].available_offensives
+    game.then({"do": "produce", "power": "japan"})
+    game.run()
+    assert last_log(game, "US-Japan Trade").endswith("the US has no industrial resource to ship")
+    collected = int(last_log(game, "japan collects").split("collects ")[1].split()[0])
+    assert state.powers["japan"].available_offensives == before - collected

@@ -211,7 +211,9 @@ def _give(game: CataclysmGame) -> None:
 def _us_japan_trade(game: CataclysmGame, power: str, resources: int, industrial: int) -> tuple[int, int]:
     """US-Japan Trade (LR 12.2.2): the US hands one industrial resource to Japan each turn.
 
-    The US gives up one industrial resource it collected; Japan receives one if its LOC is open.
+    The US gives up one industrial resource it collected; Japan receives one if its LOC is open
+    and the US has one to give this turn (none when every US industrial resource is damaged or
+    lost), whichever of the two produces first.
     """
     state = game.state
     if "us-japan-trade" not in state.markers:
@@ -223,7 +225,11 @@ def _us_japan_trade(game: CataclysmGame, power: str, resources: int, industrial:
         _give(game)
         game.note("US-Japan Trade: the US ships one industrial resource to Japan")
         return resources - 1, industrial - 1
-    if power == "japan" and _receive(game, power, "US-Japan Trade"):
+    if power != "japan":
+        return resources, industrial
+    if not any(c.industrial for c in collectable(game.module, state, "united-states")):
+        game.note("US-Japan Trade: the US has no industrial resource to ship")
+    elif _receive(game, power, "US-Japan Trade"):
         return resources + 1, industrial + 1
     return resources, industrial
 
