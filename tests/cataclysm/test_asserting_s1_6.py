@@ -340,7 +340,9 @@ def test_repair_removes_every_damage_marker_after_collection_lr_4_8() -> None:
             pick(game, game.pending["power"], options(game)[0])
     assert state.damaged == []
     collected = {line.split()[2]: line for line in state.log if " collects " in line}
-    assert "germany collects 1 resource(s), 1 industrial" in collected["germany"]  # Berlin, not the Ruhr
+    # Berlin and the Ruhr's limited marker; the Ruhr's printed resource carries the Damage marker
+    # (LR 9.5.2: one marker stops one resource)
+    assert "germany collects 2 resource(s), 2 industrial" in collected["germany"]
 
 
 def test_resources_beyond_the_available_markers_are_lost_lr_4_4_2() -> None:
@@ -352,7 +354,7 @@ def test_resources_beyond_the_available_markers_are_lost_lr_4_4_2() -> None:
     game.push("produce", power="germany")
     game.run()
     assert "germany collects 1 resource(s)" in state.log[-1]
-    assert options(game) == ["offensives 0", "offensives 1"]
+    assert options(game) == ["offensives 0", "offensives 1", "leave 1 unconverted"]
     assert germany.available_offensives == 0
 
 
@@ -644,7 +646,8 @@ def test_deals_cannot_move_resources_only_the_us_transfers_lr_1_5() -> None:
     state.wars = [(["france", "united-kingdom"], ["germany"])]
     game.push("produce", power="united-kingdom")
     game.run()
-    assert all(o.startswith("offensives ") for o in options(game))  # the UK can only convert
+    # the UK can only convert (or keep one resource for its reserve, LR 3.2.4)
+    assert all(o.startswith(("offensives ", "leave ")) for o in options(game))
     game.stack.clear()
     game.pending = None
     game.then({"do": "produce", "power": "united-states"}, {"do": "produce", "power": "france"})

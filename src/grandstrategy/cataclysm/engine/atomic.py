@@ -24,6 +24,7 @@ from grandstrategy.cataclysm.module.schema import AreaStatus
 from grandstrategy.cataclysm.rules import combat as arithmetic
 from grandstrategy.cataclysm.rules.control import at_war, controller
 from grandstrategy.cataclysm.rules.dice import roll_result
+from grandstrategy.cataclysm.rules.economy import undamaged_printed
 
 US = "united-states"
 TIMER = f"a-bomb-timer:{US}"
@@ -126,8 +127,7 @@ def _atomic_result(game: CataclysmGame, current: Step) -> None:
             if left and unit in state.units:
                 destroy_token(game, str(unit.id), flip=True)
                 left -= 1
-    printed = any(not r.limited for r in module.area(target).resources)
-    if left and printed and target not in state.damaged:  # the excess hits a resource (LR 9.5.2)
+    if left and undamaged_printed(module, state, target):  # the excess hits a resource (LR 9.5.2)
         state.damaged.append(target)
         game.note(f"the A-Bomb damages the resource in {module.area(target).name}")
     game.note(f"{defender} suffers {losses} loss(es) from the A-Bomb")

@@ -22,7 +22,12 @@ from typing import Any
 
 from grandstrategy.cataclysm.engine import collapse  # noqa: F401  (registers the "opportunity" step)
 from grandstrategy.cataclysm.engine.common import flag_step, power_order, stability_step
-from grandstrategy.cataclysm.engine.control import change_control, check_status_quo, cube_removal_flags
+from grandstrategy.cataclysm.engine.control import (
+    change_control,
+    check_status_quo,
+    cube_removal_flags,
+    surrender_if_homeless,
+)
 from grandstrategy.cataclysm.engine.displacement import retreat_steps
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
@@ -277,6 +282,8 @@ def _outbreak(game: CataclysmGame, current: Step) -> None:
         )
         if area.owner == holder and lost_home and controller(module, state, area_id) != holder:
             steps += [stability_step(holder, f"loss of {area.name}")] * (2 if area.capital else 1)
+            if area.status is AreaStatus.HOME:  # no home area left: surrender (LR 5.5.4)
+                steps = surrender_if_homeless(game, holder) + steps
         if owner_flags and area.owner is not None:
             steps += [flag_step(area.owner, f"a non-friendly cube leaves {area.name}")] * owner_flags
         check_status_quo(game)

@@ -1,8 +1,8 @@
 """Collapse and surrender (LR 5.5.2–5.5.4).
 
-Collapse follows LR 5.5.3 except the armistice offers of a power at Exhaustion (wars end by
-armistice later, with the declaration of war). Surrender follows LR 5.5.4, with the diplomatic
-opportunity of LR 5.7 for former home areas; allies take over land areas only (bases later).
+Collapse follows LR 5.5.3 and surrender LR 5.5.4, step by step, with the diplomatic opportunity
+of LR 5.7 for former home areas; an ally brought to collapse by either waits until the procedure
+under way is complete.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from grandstrategy.cataclysm.engine.common import (
     counters_in_play,
     effectiveness_check,
     flag_step,
+    parse_counter,
     power_order,
     return_to_card,
     stability_step,
@@ -22,7 +23,7 @@ from grandstrategy.cataclysm.engine.control import change_control
 from grandstrategy.cataclysm.engine.displacement import sweep
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, die_outcomes, step
-from grandstrategy.cataclysm.module.schema import AreaStatus, Commitment, Stability
+from grandstrategy.cataclysm.module.schema import AreaStatus, Commitment, Stability, WarStatus
 from grandstrategy.cataclysm.rules.control import allied, at_war, controller
 from grandstrategy.cataclysm.rules.politics import clear_failed_actions, surrender_threshold, surrenders
 from grandstrategy.cataclysm.rules.special import a_bomb_losses
@@ -33,6 +34,8 @@ from grandstrategy.cataclysm.rules.war import enemy_pairs, group_wars
 def _collapse(game: CataclysmGame, current: Step) -> None:
     power = current["power"]
     state, module = game.state, game.module
+    if not state.powers[power].active:
+        return  # it surrendered meanwhile
     homes = [a.id for a in module.areas.values() if a.owner == power and a.status is AreaStatus.HOME]
     if not any(controller(module, state, area) == power for area in homes):
         game.note(f"{power} collapses holding none of its home areas: it surrenders (LR 5.5.4)")
@@ -73,8 +76,46 @@ def _allies(game: CataclysmGame, power: str) -> list[str]:
     ]
 
 
+def _allies_test(game: CataclysmGame, power: str, reason: str) -> list[Step]:
+    """The allies' stability tests of LR 5.5.3 step 6 and 5.5.4 step 2, then a queue step: an ally
+    brought to collapse waits there until this procedure is complete (see ``deferred_collapse``)."""
+    tests = [{**stability_step(ally, reason), "defer": True} for ally in _allies(game, power)]
+    return [*tests, {"do": "collapse-queue", "powers": []}]
+
+
+def deferred_collapse(game: CataclysmGame, power: str) -> bool:
+    """Queue the collapse of an ally that failed its test during another power's collapse or
+    surrender; they are resolved after that procedure, one at a time (LR 5.5.3 step 6, 5.5.4 step 2).
+
+    A power whose collapse is already queued or about to run is not queued twice: its stability
+    marker is already in the collapse box. Returns False when no queue is waiting.
+    """
+    queues = [s for s in game.stack if s["do"] == "collapse-queue"]
+    if not queues:
+        return False
+    if not any(s["do"] == "collapse" and s.get("power") == power for s in game.stack) and not queued(
+        game, power
+    ):
+        queues[-1]["powers"].append(power)
+        game.note(f"{power} collapses; resolved once the current procedure is complete (LR 5.5.3)")
+    return True
+
+
+def queued(game: CataclysmGame, power: str) -> bool:
+    """Whether the power's collapse waits in a queue: a further failed test changes nothing."""
+    return any(s["do"] == "collapse-queue" and power in s["powers"] for s in game.stack)
+
+
+@step("collapse-queue")
+def _collapse_queue(game: CataclysmGame, current: Step) -> None:
+    """Allies that collapsed meanwhile, in increasing effectiveness order (LR 5.5.3 step 6)."""
+    waiting = [p for p in current["powers"] if game.state.powers[p].active]
+    game.then(*({"do": "collapse", "power": p} for p in power_order(game, decreasing=False, powers=waiting)))
+
+
 def _collapse_procedure(game: CataclysmGame, power: str) -> None:
-    """LR 5.5.3 in order."""
+    """LR 5.5.3 in order: steps 2-5 at once, then the enemies' flags (1), the allies' tests (6), and
+    the armistice (7) or exhaustion (8); allies that collapse are resolved after all that."""
     state = game.state
     line = state.powers[power]
     steps = [flag_step(enemy, f"{power} collapses") for enemy in _enemies(game, power)]
@@ -85,38 +126,60 @@ def _collapse_procedure(game: CataclysmGame, power: str) -> None:
         line.reserve = None
     clear_failed_actions(state, power)
     line.effectiveness_reduced = True
-    steps += [stability_step(ally, f"{power} collapses") for ally in _allies(game, power)]
-    if line.commitment is Commitment.EXHAUSTION:  # step 7: alliances break, armistice offered
-        _leave_alliances(game, power)
-        enemies = [e for e in power_order(game, decreasing=False) if at_war(state, power, e)]
-        steps.append({"do": "armistice-offer", "power": power, "enemies": enemies, "accepted": []})
-    game.then(*steps)
-    if line.commitment in (Commitment.MOBILIZATION, Commitment.TOTAL_WAR):
-        line.commitment = Commitment.EXHAUSTION
-        game.note(f"{power} falls to exhaustion")
-        game.push("force-pool-cut", power=power)
+    tests = _allies_test(game, power, f"{power} collapses")
+    game.then(*steps, *tests[:-1], {"do": "collapse-commitment", "power": power}, tests[-1])
     if power == "italy" and "il-duce" in state.markers:  # LR 12.1.2
         state.markers.remove("il-duce")
     if power == "germany" and "night-of-the-long-knives" in state.markers:  # LR 12.1.1
         state.markers.remove("night-of-the-long-knives")
 
 
+@step("collapse-commitment")
+def _collapse_commitment(game: CataclysmGame, current: Step) -> None:
+    """LR 5.5.3 steps 7 and 8: at exhaustion, alliances break and an armistice is offered to every
+    enemy; at mobilization or total war, the power falls to exhaustion."""
+    state = game.state
+    power = current["power"]
+    line = state.powers[power]
+    if not line.active:
+        return
+    if line.commitment is Commitment.EXHAUSTION:
+        _leave_alliances(game, power)
+        enemies = [e for e in power_order(game, decreasing=False) if at_war(state, power, e)]
+        game.push("armistice-offer", power=power, enemies=enemies, accepted=[])
+    elif line.commitment in (Commitment.MOBILIZATION, Commitment.TOTAL_WAR):
+        line.commitment = Commitment.EXHAUSTION
+        game.note(f"{power} falls to exhaustion")
+        game.push("force-pool-cut", power=power)
+
+
 @step("surrender")
 def _surrender(game: CataclysmGame, current: Step) -> None:
-    """LR 5.5.4, in order: flags to enemies, allies test, allies take areas, then the power leaves."""
+    """LR 5.5.4, in order: flags to enemies, allies test, allies take areas, then the power leaves.
+
+    A power surrenders once: a second cause met while its surrender is under way changes nothing.
+    """
     power = current["power"]
+    line = game.state.powers[power]
+    if not line.active or any(s["do"] == "surrender-remove" and s.get("power") == power for s in game.stack):
+        return
     steps = [flag_step(enemy, f"{power} surrenders") for enemy in _enemies(game, power)]
-    steps += [stability_step(ally, f"{power} surrenders") for ally in _allies(game, power)]
+    tests = _allies_test(game, power, f"{power} surrenders")
+    steps += tests[:-1]
+    steps.append({"do": "surrender-special-bases", "power": power})
     steps.append({"do": "surrender-takeover", "power": power, "offers": _takeover_offers(game, power)})
     steps.append({"do": "surrender-remove", "power": power})
-    game.then(*steps)
+    game.then(*steps, tests[-1])
 
 
 def _takeover_offers(game: CataclysmGame, power: str) -> list[list[str]]:
-    """[ally, area] pairs: allies with land units in areas the power controls (LR 5.5.4 step 3)."""
+    """What allies may take (LR 5.5.4 step 3): [ally, area] for an area the power controls where the
+    ally has a land unit, then [ally, area, base] for a base of the power in an area where the ally
+    has an air or naval unit."""
     state, module = game.state, game.module
     offers = []
-    for ally in _allies(game, power):
+    allies = _allies(game, power)
+    for ally in allies:
         for area_id in sorted({u.area for u in state.units if u.power == ally}):
             land = any(
                 u.area == area_id and module.unit_types[u.type].unit_class == "land"
@@ -125,7 +188,28 @@ def _takeover_offers(game: CataclysmGame, power: str) -> list[list[str]]:
             )
             if land and controller(module, state, area_id) == power:
                 offers.append([ally, area_id])
+    for ally in allies:
+        present = {
+            u.area
+            for u in state.units
+            if u.power == ally and module.unit_types[u.type].unit_class in ("air", "naval")
+        }
+        for key, owner in sorted(state.base_owners.items()):
+            if owner == power and key.split("#")[0] in present:
+                offers.append([ally, key.split("#")[0], key])
     return offers
+
+
+@step("surrender-special-bases")
+def _surrender_special_bases(game: CataclysmGame, current: Step) -> None:
+    """The surrendering power's special bases leave the game before allies take over; nobody
+    gains them (LR 5.5.4 step 3, 2.3.3)."""
+    state, module = game.state, game.module
+    for area_id in list(state.special_bases):
+        special = module.area(area_id).special_base
+        if special is not None and special.owner == current["power"]:
+            state.special_bases.remove(area_id)
+            game.note(f"the special base {special.name} is removed from the game")
 
 
 @step("surrender-takeover")
@@ -133,10 +217,11 @@ def _takeover(game: CataclysmGame, current: Step) -> None:
     offers = current["offers"]
     if not offers:
         return
-    ally, area_id = offers[0]
+    ally, area_id = offers[0][:2]
+    what = f"its base in {area_id}" if len(offers[0]) > 2 else f"control of {area_id}"
     game.ask(
         ally,
-        f"{current['power']} surrenders: take control of {area_id}? (LR 5.5.4)",
+        f"{current['power']} surrenders: take {what}? (LR 5.5.4)",
         ["take", "leave"],
         "surrender-takeover-answer",
         power=current["power"],
@@ -146,30 +231,45 @@ def _takeover(game: CataclysmGame, current: Step) -> None:
 
 @step("surrender-takeover-answer")
 def _takeover_answer(game: CataclysmGame, current: Step) -> None:
-    ally, area_id = current["offers"][0]
-    if current["choice"] == "take":
+    ally, area_id = current["offers"][0][:2]
+    if current["choice"] == "take" and len(current["offers"][0]) > 2:
+        game.state.base_owners[current["offers"][0][2]] = ally
+        game.note(f"{ally} takes the base in {game.module.area(area_id).name}")
+    elif current["choice"] == "take":
         area = game.module.area(area_id)
         game.state.cubes[area_id] = {ally: 2 if area.capital else 1}
         game.note(f"{ally} takes control of {area.name}")
-    game.push("surrender-takeover", power=current["power"], offers=current["offers"][1:])
+    rest = current["offers"][1:]
+    if current["choice"] == "take":  # what one ally took is no longer offered to the others
+        taken = current["offers"][0][1:]
+        rest = [offer for offer in rest if offer[1:] != taken]
+    game.push("surrender-takeover", power=current["power"], offers=rest)
 
 
 @step("surrender-remove")
 def _surrender_remove(game: CataclysmGame, current: Step) -> None:
-    """Steps 4-6 and 9 of LR 5.5.4: alliances break, pieces go, neutral cubes, the Surrender marker."""
+    """Steps 4-7 of LR 5.5.4: alliances break, pieces go, neutral cubes, diplomatic opportunities;
+    then the Surrender marker (step 9) and the game-end check (step 10)."""
     sweep(game)  # units relying on its bases or areas may have to leave (LR 7.1.2)
     state, module = game.state, game.module
     power = current["power"]
     line = state.powers[power]
-    for members in state.alliances.values():
+    for ideology, members in list(state.alliances.items()):
         if power in members:
             members.remove(power)
+            if len(members) < 2:  # a power left alone is in no alliance (LR 6.1.4)
+                del state.alliances[ideology]
     state.units = [unit for unit in state.units if unit.power != power]
     state.cup = [c for c in state.cup if c.split(":")[1:2] != [power]]
     line.reserve = None
     line.holding_box.clear()
     for turn, items in state.turn_track.items():
         state.turn_track[turn] = [c for c in items if c.split(":")[1:2] != [power]]
+    others = [  # areas of powers that surrendered before, held by this power (step 7)
+        area_id
+        for area_id, held in state.cubes.items()
+        if power in held and _surrendered_owner(game, area_id) not in (None, power)
+    ]
     for area_id in list(state.cubes):
         state.cubes[area_id].pop(power, None)
         if not state.cubes[area_id]:
@@ -178,14 +278,14 @@ def _surrender_remove(game: CataclysmGame, current: Step) -> None:
         if owner == power:
             state.base_owners[key] = None
     line.active = False
-    neutral_homes = []
-    for area in module.areas.values():
-        if area.owner != power or area.map.value not in state.maps:
-            continue
-        if controller(module, state, area.id) is None and not state.cubes.get(area.id):
-            state.cubes[area.id] = {"neutral": 2 if area.capital else 1}
-            if area.status is AreaStatus.HOME:
-                neutral_homes.append(area.id)
+    neutral_homes: list[tuple[str, str]] = []  # (area, owner whose home area it was)
+    mine = [a.id for a in module.areas.values() if a.owner == power and a.map.value in state.maps]
+    for area_id in [*mine, *sorted(others)]:
+        area = module.area(area_id)
+        if controller(module, state, area_id) is None and not state.cubes.get(area_id):
+            _neutral_cubes(game, area_id)
+            if area.status is AreaStatus.HOME and area.owner is not None:
+                neutral_homes.append((area_id, area.owner))
     state.wars = [
         (list(a), list(b))
         for a, b in (
@@ -194,18 +294,63 @@ def _surrender_remove(game: CataclysmGame, current: Step) -> None:
         )
         if a and b
     ]
+    steps: list[Step] = []
+    for area_id, owner in sorted(neutral_homes):
+        eligible = [p for p in power_order(game, decreasing=True) if p in _home_holders(game, owner)]
+        if eligible:
+            steps.append({"do": "opportunity", "area": area_id, "powers": eligible})
+    marker = {"do": "surrender-marker", "power": power, "a_bomb": bool(a_bomb_losses(state, power))}
+    game.then(*steps, marker, {"do": "check-game-end"})
+
+
+def _surrendered_owner(game: CataclysmGame, area_id: str) -> str | None:
+    """The area's owner if that power has surrendered (is no longer active), else None."""
+    owner = game.module.area(area_id).owner
+    line = game.state.powers.get(owner) if owner is not None else None
+    return owner if line is not None and not line.active else None
+
+
+def _neutral_cubes(game: CataclysmGame, area_id: str) -> None:
+    """Neutral cubes into an area left uncontrolled by a surrender, two in a capital, as far as the
+    neutral cube supply goes (LR 5.5.4 steps 6-7, 2.4.5)."""
+    state = game.state
+    used = sum(held.get("neutral", 0) for held in state.cubes.values())
+    count = min(2 if game.module.area(area_id).capital else 1, game.module.neutral_cubes - used)
+    if count > 0:
+        state.cubes[area_id] = {"neutral": count}
+    else:
+        game.note(f"no neutral cube is left for {game.module.area(area_id).name}")
+
+
+def _home_holders(game: CataclysmGame, owner: str) -> set[str]:
+    """Powers with cubes in the home areas of a surrendered power: those eligible for the diplomatic
+    opportunities in its former home areas (LR 5.7)."""
+    module, state = game.module, game.state
+    return {
+        holder
+        for area in module.areas.values()
+        if area.owner == owner and area.status is AreaStatus.HOME
+        for holder in state.cubes.get(area.id, {})
+        if holder in module.powers
+    }
+
+
+@step("surrender-marker")
+def _surrender_marker(game: CataclysmGame, current: Step) -> None:
+    """LR 5.5.4 step 9, after the diplomatic opportunities: the opposing ideology with the most cubes
+    in the surrendered power's home areas takes its Surrender marker; a tie shares it; with none
+    there, the marker leaves play. A surrender to the A-Bomb gives it to the Democracies (LR 12.2.2)."""
+    state, module = game.state, game.module
+    power = current["power"]
     ideology = module.powers[power].ideology
     cubes: Counter[str] = Counter()
-    holders: set[str] = set()
     for area in module.areas.values():
         if area.owner == power and area.status is AreaStatus.HOME:
             for holder, count in state.cubes.get(area.id, {}).items():
-                if holder in module.powers:
-                    holders.add(holder)
-                    if module.powers[holder].ideology is not ideology:
-                        cubes[module.powers[holder].ideology.value] += count
-    if a_bomb_losses(state, power):
-        state.surrenders = [*state.surrenders, "democracy"]  # LR 12.2.2
+                if holder in module.powers and module.powers[holder].ideology is not ideology:
+                    cubes[module.powers[holder].ideology.value] += count
+    if current["a_bomb"]:
+        state.surrenders = [*state.surrenders, "democracy"]
         game.note(f"{power} surrenders to the A-Bomb; the Democracies take its Surrender marker")
     elif cubes:
         best = max(cubes.values())
@@ -214,13 +359,6 @@ def _surrender_remove(game: CataclysmGame, current: Step) -> None:
         game.note(f"{power} surrenders; the Surrender marker goes to {' and '.join(takers)}")
     else:
         game.note(f"{power} surrenders; nobody holds its home areas, so its Surrender marker is removed")
-    eligible = [p for p in power_order(game, decreasing=True) if p in holders]
-    steps: list[Step] = [
-        {"do": "opportunity", "area": area_id, "powers": eligible}
-        for area_id in sorted(neutral_homes)
-        if eligible
-    ]
-    game.then(*steps, {"do": "check-game-end"})
 
 
 @step("opportunity")
@@ -257,8 +395,11 @@ def _opportunity_result(game: CataclysmGame, current: Step) -> None:
 def _force_pool_cut(game: CataclysmGame, current: Step) -> None:
     """Exhaustion lowers the force-pool limit: the player removes counters down to it (LR 4.1.2).
 
-    Unbuilt counters and units on the map are the player's choice; counters hidden in the cup are
-    taken only when nothing else is left, at random, so the cup stays secret (docs/decisions.md).
+    Every counter whose place all players see is the player's choice: unbuilt ones (the reserve
+    is back there, LR 5.5.3 step 3), units on the map, and units or upgrade markers in its
+    production holding box or on the turn track (both count against the limit, LR 4.1.1).
+    Counters hidden in the cup are taken only when nothing else is left, at random, so the cup
+    stays secret (docs/decisions.md).
     """
     power = current["power"]
     state, module = game.state, game.module
@@ -270,6 +411,10 @@ def _force_pool_cut(game: CataclysmGame, current: Step) -> None:
         return
     options = [f"unbuilt {key}" for key in sorted(line.force_pool) if line.force_pool[key] > 0]
     options += [f"unit {unit.area} #{unit.id}" for unit in state.units if unit.power == power]
+    options += [f"holding {c}" for c in sorted(set(line.holding_box)) if _force_pool_counter(c, power)]
+    for turn in sorted(state.turn_track):
+        mine = sorted({c for c in state.turn_track[turn] if _force_pool_counter(c, power)})
+        options += [f"turn-track {turn} {c}" for c in mine]
     if options:
         game.ask(
             power,
@@ -295,12 +440,26 @@ def _force_pool_cut(game: CataclysmGame, current: Step) -> None:
     )
 
 
+def _force_pool_counter(counter: str, power: str) -> bool:
+    """Whether ``counter`` is one of the power's units or upgrade markers (LR 4.1.1)."""
+    kind, owner, detail = parse_counter(counter)
+    return owner == power and detail is not None and kind in ("unit", "upgrade")
+
+
 @step("force-pool-cut-answer")
 def _force_pool_cut_answer(game: CataclysmGame, current: Step) -> None:
     power, choice = current["power"], current["choice"]
     line = game.state.powers[power]
     if choice.startswith("unbuilt "):
         line.force_pool[choice.removeprefix("unbuilt ")] -= 1
+    elif choice.startswith("holding "):
+        line.holding_box.remove(choice.removeprefix("holding "))
+    elif choice.startswith("turn-track "):
+        _, turn, counter = choice.split(" ", 2)
+        track = game.state.turn_track
+        track[int(turn)].remove(counter)
+        if not track[int(turn)]:
+            del track[int(turn)]
     else:
         unit_id = int(choice.split("#")[1])
         game.state.units = [u for u in game.state.units if u.id != unit_id]
@@ -367,3 +526,5 @@ def _armistice_settle(game: CataclysmGame, current: Step) -> None:
         if peacemakers and fighters:
             for member in peacemakers:
                 _leave_alliances(game, member)
+    if state.war_status is WarStatus.GLOBAL and not state.wars:
+        game.push("check-game-end")  # Global War with nobody at war ends the game at once (LR 1.6)

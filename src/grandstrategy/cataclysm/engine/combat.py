@@ -35,7 +35,7 @@ from grandstrategy.cataclysm.rules import combat as arithmetic
 from grandstrategy.cataclysm.rules.civil_war import deciding_power, retreat_areas
 from grandstrategy.cataclysm.rules.control import at_war, controller, friendly_powers
 from grandstrategy.cataclysm.rules.dice import roll_result
-from grandstrategy.cataclysm.rules.economy import limited_in_play
+from grandstrategy.cataclysm.rules.economy import limited_in_play, undamaged_printed
 from grandstrategy.cataclysm.rules.movement import regroup_destinations, retreat_destinations
 from grandstrategy.cataclysm.rules.occupation import may_stop
 from grandstrategy.cataclysm.rules.special import denied_areas
@@ -684,14 +684,15 @@ def _capture_base(game: CataclysmGame, current: Step) -> None:
 def _bombing_damage(game: CataclysmGame, current: Step) -> None:
     """More losses than the defender could take damage one resource there (LR 9.5.2).
 
-    A limited resource is removed from play; a printed one gets a Damage marker. Where both are
+    A limited resource is removed from play; a printed one gets a Damage marker, one marker per
+    resource, so an area with several printed resources can be damaged again. Where both are
     present, the attacker chooses which.
     """
     op = current["op"]
     state, module = game.state, game.module
     area = module.area(op["target"])
     choices = []
-    if any(not r.limited for r in area.resources) and op["target"] not in state.damaged:
+    if undamaged_printed(module, state, op["target"]):
         choices.append("damage the printed resource")
     choices += [
         f"remove the limited resource {r.marker}"

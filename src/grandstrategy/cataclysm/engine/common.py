@@ -106,6 +106,7 @@ def _stability_test(game: CataclysmGame, current: Step) -> None:
         modifier=current["modifier"],
         extra_dice=extra,
         power=power,
+        **({"defer": True} if current.get("defer") else {}),
     )
 
 
@@ -115,6 +116,12 @@ def _stability_result(game: CataclysmGame, current: Step) -> None:
         return
     power = current["power"]
     if lower_stability(game.state, power):
+        from grandstrategy.cataclysm.engine.collapse import deferred_collapse, queued  # it imports this
+
+        if current.get("defer") and deferred_collapse(game, power):
+            return  # an ally's test within a collapse or surrender (LR 5.5.3 step 6)
+        if queued(game, power):
+            return  # its collapse already waits its turn
         game.push("collapse", power=power)
     else:
         game.note(f"{power} stability drops to {game.state.powers[power].stability.value}")

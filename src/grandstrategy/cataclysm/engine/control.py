@@ -5,6 +5,7 @@ from __future__ import annotations
 from grandstrategy.cataclysm.engine.common import flag_step, stability_step
 from grandstrategy.cataclysm.engine.displacement import sweep
 from grandstrategy.cataclysm.engine.game import CataclysmGame
+from grandstrategy.cataclysm.engine.machine import Step
 from grandstrategy.cataclysm.module.schema import AreaStatus, Ideology
 from grandstrategy.cataclysm.rules.control import (
     at_war,
@@ -21,8 +22,8 @@ def change_control(game: CataclysmGame, area_id: str, gainer: str) -> None:
     Cubes, aid and markers go; the gainer places one cube (two in a capital) unless the area is
     printed in its colour, and an active same-ideology owner gets its own area back instead.
     Opposing non-enemy powers with interests there are provoked; an owner losing a home area or a
-    resource colony takes stability tests (two for its capital). A special British base in the
-    area is removed (LR 2.3.3).
+    resource colony takes stability tests (two for its capital); an owner left without any home
+    area surrenders first (LR 5.5.4). A special British base in the area is removed (LR 2.3.3).
     """
     state, module = game.state, game.module
     area = module.area(area_id)
@@ -64,8 +65,28 @@ def change_control(game: CataclysmGame, area_id: str, gainer: str) -> None:
     lost = before if before is not None and before != controller(module, state, area_id) else None
     if lost is not None and area.owner == lost and (area.status is AreaStatus.HOME or area.resources):
         steps += [stability_step(lost, f"loss of {area.name}")] * (2 if area.capital else 1)
+    if lost is not None and area.owner == lost and area.status is AreaStatus.HOME:
+        steps = surrender_if_homeless(game, lost) + steps
     game.then(*steps)
     check_status_quo(game)
+
+
+def surrender_if_homeless(game: CataclysmGame, power: str) -> list[Step]:
+    """The surrender of an active power that controls none of its home areas in play: it surrenders
+    at once, whenever that happens, not only when it collapses (LR 5.5.4, L1230)."""
+    state, module = game.state, game.module
+    line = state.powers.get(power)
+    if line is None or not line.active:
+        return []
+    homes = [
+        a.id
+        for a in module.areas.values()
+        if a.owner == power and a.status is AreaStatus.HOME and a.map.value in state.maps
+    ]
+    if not homes or any(controller(module, state, home) == power for home in homes):
+        return []
+    game.note(f"{power} controls none of its home areas: it surrenders (LR 5.5.4)")
+    return [{"do": "surrender", "power": power}]
 
 
 def cube_removal_flags(game: CataclysmGame, area_id: str) -> int:

@@ -1,7 +1,9 @@
 """Checks that must hold after every action of every game (issue: rules engine part 1).
 
 Every counter is in exactly one place and within the counter mix; cubes within their supply;
-the force pool within its limit; the cup holds no resources; no power is asked with no option.
+the force pool within its limit; the cup holds no resources and no holding box keeps one past
+the administration phase (a reserved resource counts with the offensive markers); no power is
+asked with no option.
 """
 
 from __future__ import annotations
@@ -28,6 +30,10 @@ def problems(game: CataclysmGame) -> list[str]:
     places = counters_off_map(game) + aid_and_influence(game)  # aid and Influence: LR 11.2, 11.3
     if any(parse_counter(c)[0] == "resource" for c in state.cup):
         found.append("a resource marker is in the cup (LR 3.2.4)")
+    if state.phase == "action" and any(
+        parse_counter(c)[0] == "resource" for line in state.powers.values() for c in line.holding_box
+    ):  # outside production a resource is reserved or available (LR 3.2.4, 3.4)
+        found.append("a resource marker is left in a holding box after the administration phase (LR 3.2.4)")
     markers = Counter(parse_counter(c)[0] for c in places)
     if markers["crisis"] != 4:
         found.append(f"{markers['crisis']} Crisis markers in the cup and on the turn track, not 4")

@@ -146,6 +146,13 @@ def _military_action_answer(game: CataclysmGame, current: Step) -> None:
     operations.declare(game, power, choice, left=left, deployed=deployed, only=current.get("only"))
 
 
+def _refit_marker(game: CataclysmGame, power: str) -> str | None:
+    """The power's Dreadnought Refit marker, while available: it takes one build off a surface
+    fleet however the fleet is constructed, by production or a build action (LR 4.6, 8.3)."""
+    marker = f"dreadnought-refit-{power}"
+    return marker if marker in game.state.markers else None
+
+
 @step("dow-cancelled")
 def _dow_cancelled(game: CataclysmGame, current: Step) -> None:
     """No operation can follow the declaration of war: it is cancelled with all its effects, and

@@ -233,7 +233,10 @@ def escalate(game: CataclysmGame, power: str) -> None:
     for target in provoked(module, state, [power], kind="escalation"):
         steps.append({"do": "gain-flag", "power": target, "reason": f"provoked by {power}'s escalation"})
     if line.commitment in (Commitment.MOBILIZATION, Commitment.TOTAL_WAR):
-        industrial = [c for c in collectable(module, state, power) if c.industrial]
+        # no resource of a damaged area counts, a limited one included (LR 6.4.2)
+        industrial = [
+            c for c in collectable(module, state, power) if c.industrial and c.area not in state.damaged
+        ]
         printed = sum(1 for c in industrial if c.limited_marker is None)
         limited = [c.limited_marker for c in industrial if c.limited_marker is not None]
         steps.append({"do": "escalation-limited", "power": power, "count": printed, "markers": limited})

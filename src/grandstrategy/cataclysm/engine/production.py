@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+from grandstrategy.cataclysm.engine import atomic
 from grandstrategy.cataclysm.engine.common import (
     build_options,
     counters_off_map,
     parse_counter,
     power_order,
+    return_to_card,
     stability_test,
     take_built,
+    to_reserve,
 )
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.module.schema import AreaStatus, Ideology
 from grandstrategy.cataclysm.rules.arithmetic import builds
 from grandstrategy.cataclysm.rules.control import at_war, belligerent, production_sites
-from grandstrategy.cataclysm.rules.economy import build_cost, collect, war_offensives
+from grandstrategy.cataclysm.rules.economy import build_cost, collect, collectable, war_offensives
 from grandstrategy.cataclysm.rules.special import LEND_LEASE_IN_PLAY
 from grandstrategy.cataclysm.rules.supply import loc_reach
 
@@ -119,27 +122,57 @@ def _produce(game: CataclysmGame, current: Step) -> None:
     power = current["power"]
     if not game.state.powers[power].active:
         return
+    lends = power == "united-states" and LEND_LEASE_IN_PLAY in game.state.markers
+    home = _home_resources(game, power) if lends else []
     resources, industrial = collect(game.module, game.state, power)
     game.note(f"{power} collects {resources} resource(s), {industrial} industrial")
     resources, industrial = _us_japan_trade(game, power, resources, industrial)
     resources, industrial = _receive_lend_lease(game, power, resources, industrial)
-    if power == "united-states" and LEND_LEASE_IN_PLAY in game.state.markers:
-        game.push("lend-lease", power=power, resources=resources, industrial=industrial, lent=[])
+    if lends:
+        game.push("lend-lease", power=power, resources=resources, industrial=industrial, lent=[], home=home)
     else:
         game.push("conversion", power=power, resources=resources, industrial=industrial)
 
 
+UNCONVERTED = "leave 1 unconverted"
+
+
+def _home_resources(game: CataclysmGame, power: str) -> list[int]:
+    """[industrial, natural] resources the power can collect in its own home areas (LR 12.2.2)."""
+    module = game.module
+    found = [0, 0]
+    for item in collectable(module, game.state, power):
+        area = module.area(item.area)
+        if area.owner == power and area.status is AreaStatus.HOME:
+            found[0 if item.industrial else 1] += 1
+    return found
+
+
+def _resource_markers(game: CataclysmGame, power: str) -> int:
+    """Resource markers in the power's production holding box: those collected or received this
+    turn and one carried over from last turn's reserve (LR 3.4, 3.8 step 4, 4.5)."""
+    return sum(1 for c in game.state.powers[power].holding_box if parse_counter(c)[0] == "resource")
+
+
 @step("conversion")
 def _conversion(game: CataclysmGame, current: Step) -> None:
-    resources = current["resources"]
+    """Each resource marker in the holding box becomes an offensive or builds (LR 4.5); one may
+    instead stay unconverted, to be reserved at final disposition (LR 3.2.4, 3.4)."""
+    power = current["power"]
+    unconverted = current.get("unconverted", 0)
+    resources = _resource_markers(game, power) - unconverted
+    options = [f"offensives {n}" for n in range(resources + 1)]
+    if resources and not unconverted:
+        options.append(UNCONVERTED)
     game.ask(
-        current["power"],
+        power,
         f"production: how many of your {resources} resources become offensives? (LR 4.5)",
-        [f"offensives {n}" for n in range(resources + 1)],
+        options,
         "convert",
-        power=current["power"],
+        power=power,
         resources=resources,
         industrial=current["industrial"],
+        unconverted=unconverted,
     )
 
 
@@ -178,7 +211,9 @@ def _give(game: CataclysmGame) -> None:
 def _us_japan_trade(game: CataclysmGame, power: str, resources: int, industrial: int) -> tuple[int, int]:
     """US-Japan Trade (LR 12.2.2): the US hands one industrial resource to Japan each turn.
 
-    The US gives up one industrial resource it collected; Japan receives one if its LOC is open.
+    The US gives up one industrial resource it collected; Japan receives one if its LOC is open
+    and the US has one to give this turn (none when every US industrial resource is damaged or
+    lost), whichever of the two produces first.
     """
     state = game.state
     if "us-japan-trade" not in state.markers:
@@ -190,7 +225,11 @@ def _us_japan_trade(game: CataclysmGame, power: str, resources: int, industrial:
         _give(game)
         game.note("US-Japan Trade: the US ships one industrial resource to Japan")
         return resources - 1, industrial - 1
-    if power == "japan" and _receive(game, power, "US-Japan Trade"):
+    if power != "japan":
+        return resources, industrial
+    if not any(c.industrial for c in collectable(game.module, state, "united-states")):
+        game.note("US-Japan Trade: the US has no industrial resource to ship")
+    elif _receive(game, power, "US-Japan Trade"):
         return resources + 1, industrial + 1
     return resources, industrial
 
@@ -208,17 +247,20 @@ def _receive_lend_lease(game: CataclysmGame, power: str, resources: int, industr
 @step("lend-lease")
 def _lend_lease(game: CataclysmGame, current: Step) -> None:
     """While Lend Lease is in play the US may send home resources to belligerent powers, one each,
-    to powers that have yet to produce this turn (LR 12.2.2)."""
+    to powers that have yet to produce this turn (LR 12.2.2); resources collected outside its home
+    areas cannot be lent."""
     state = game.state
     waiting = {s["power"] for s in game.stack if s.get("do") == "produce"}
-    natural = current["resources"] - current["industrial"]
+    home_industrial, home_natural = current.get("home", [current["industrial"], current["resources"]])
+    industrial = min(current["industrial"], home_industrial)
+    natural = min(current["resources"] - current["industrial"], home_natural)
     options = ["done"]
     for power in sorted(waiting - set(current["lent"])):
         if not (state.powers[power].active and belligerent(state, power)) or at_war(
             state, power, "united-states"
         ):
             continue
-        if current["industrial"]:
+        if industrial:
             options.append(f"lend industrial to {power}")
         if natural:
             options.append(f"lend natural to {power}")
@@ -245,16 +287,23 @@ def _lend_lease_answer(game: CataclysmGame, current: Step) -> None:
     game.state.transfers.append([recipient, kind])
     fields["resources"] -= 1
     fields["industrial"] -= kind == "industrial"
-    game.push("lend-lease", **fields, lent=[*current["lent"], recipient])
+    home = list(current.get("home", [current["industrial"], current["resources"]]))
+    home[0 if kind == "industrial" else 1] -= 1
+    game.push("lend-lease", **fields, lent=[*current["lent"], recipient], home=home)
 
 
 @step("convert")
 def _convert(game: CataclysmGame, current: Step) -> None:
     power = current["power"]
     line = game.state.powers[power]
+    if current["choice"] == UNCONVERTED:
+        game.push("conversion", power=power, industrial=current["industrial"], unconverted=1)
+        return
     offensives = int(current["choice"].split()[1])
     kept = current["resources"] - offensives
-    line.holding_box = [c for c in line.holding_box if not c.startswith("resource:")]
+    converted = current["resources"]  # the markers left unconverted stay in the box (LR 3.2.4)
+    for counter in [c for c in line.holding_box if parse_counter(c)[0] == "resource"][:converted]:
+        line.holding_box.remove(counter)
     line.holding_box.extend([f"offensive:{power}"] * offensives)
     line.available_offensives += kept  # converted resource markers return to available (LR 4.6)
     rate = game.module.powers[power].status_card[line.commitment].conversion
@@ -263,10 +312,12 @@ def _convert(game: CataclysmGame, current: Step) -> None:
 
 @step("construct")
 def _construct(game: CataclysmGame, current: Step) -> None:
-    """Spend builds on counters from the force pool (LR 4.6); leftover builds are lost."""
+    """Spend builds on counters from the force pool (LR 4.6), and on the A-Bomb while it is
+    available (LR 12.2.2); leftover builds are lost."""
     power, left = current["power"], current["builds"]
     refit = _refit_marker(game, power)
     options = ["done", *build_options(game, power, left, dreadnought_refit=refit is not None)]
+    options += atomic.build_option(game, power)
     if left == 0 or options == ["done"]:
         game.push("war-offensives", power=power, industrial=current["industrial"])
         return
@@ -295,6 +346,10 @@ def _construct_answer(game: CataclysmGame, current: Step) -> None:
     state = game.state
     line = state.powers[power]
     item = current["choice"].removeprefix("build ")
+    if item == "a-bomb":  # one build, straight into the cup, never the reserve (LR 12.2.2)
+        atomic.build(game)
+        game.push("construct", power=power, builds=current["builds"] - 1, industrial=current["industrial"])
+        return
     refit = _refit_marker(game, power) if item == "surface-fleet" else None
     cost, next_turn = build_cost(game.module, power, item, dreadnought_refit=refit is not None)
     if refit is not None:
@@ -324,14 +379,14 @@ def _repair(game: CataclysmGame, current: Step) -> None:
 
 @step("final-disposition")
 def _final_disposition(game: CataclysmGame, current: Step) -> None:
-    """One counter from the holding box may go to reserve; the rest go into the cup (LR 3.2.4)."""
+    """One counter from the holding box, an unconverted resource included, may go to reserve; the
+    rest go into the cup (LR 3.2.4, 3.4)."""
     power = current["power"]
     line = game.state.powers[power]
     if not line.active:
         return
-    choices = sorted(
-        {c for c in line.holding_box if parse_counter(c)[0] in ("flag", "offensive", "unit", "upgrade")}
-    )
+    reservable = ("flag", "offensive", "unit", "upgrade", "resource")
+    choices = sorted({c for c in line.holding_box if parse_counter(c)[0] in reservable})
     if not choices:
         game.push("to-cup", power=power)
         return
@@ -351,16 +406,20 @@ def _disposition_answer(game: CataclysmGame, current: Step) -> None:
     if current["choice"] != "none":
         counter = current["choice"].removeprefix("keep ")
         line.holding_box.remove(counter)
-        if line.reserve is not None:
-            line.holding_box.append(line.reserve)
-        line.reserve = counter
+        to_reserve(game, power, counter)  # a counter it replaces is rejected (LR 3.4)
     game.push("to-cup", power=power)
 
 
 @step("to-cup")
 def _to_cup(game: CataclysmGame, current: Step) -> None:
+    """The holding box empties into the cup, except resources: those not converted or reserved go
+    back to the available markers (LR 3.2.4)."""
     line = game.state.powers[current["power"]]
-    game.state.cup.extend(line.holding_box)
+    for counter in line.holding_box:
+        if parse_counter(counter)[0] == "resource":
+            return_to_card(game, counter)
+        else:
+            game.state.cup.append(counter)
     game.state.cup.sort()
     line.holding_box = []
 

@@ -36,11 +36,22 @@ def limited_in_play(state: CataclysmState, resource: Resource) -> bool:
     return resource.enters_by is None or resource.enters_by not in state.markers
 
 
+def undamaged_printed(module: Module, state: CataclysmState, area_id: str) -> int:
+    """Printed resources in the area without a Damage marker (LR 9.5.2, 4.8).
+
+    ``state.damaged`` holds one entry per Damage marker, naming its area.
+    """
+    printed = sum(1 for r in module.area(area_id).resources if not r.limited)
+    return max(0, printed - state.damaged.count(area_id))
+
+
 def collectable(module: Module, state: CataclysmState, power: str) -> list[Collected]:
     """The resources the power can collect now, in map order (LR 4.4.2, 12.2 Status Quo).
 
-    A resource needs an LOC unless it is in one of the power's production sites; damaged areas
-    yield nothing; while Status Quo is in force a Democracy collects only in home areas.
+    A resource needs an LOC unless it is in one of the power's production sites; each Damage
+    marker stops one printed resource, an industrial one first (the attacker's obvious pick), and
+    a limited marker in the same area is still collected (LR 9.5.2: a damaged limited resource
+    leaves play instead); while Status Quo is in force a Democracy collects only in home areas.
     """
     sites = set(production_sites(module, state, power))
     denied = denied_areas(state, power)
@@ -49,7 +60,7 @@ def collectable(module: Module, state: CataclysmState, power: str) -> list[Colle
     found: list[Collected] = []
     for area_id in module.in_play_ids(state.maps):
         area = module.area(area_id)
-        if not area.resources or area_id in state.damaged or controller(module, state, area_id) != power:
+        if not area.resources or controller(module, state, area_id) != power:
             continue
         if area_id in denied:
             continue
@@ -57,10 +68,15 @@ def collectable(module: Module, state: CataclysmState, power: str) -> list[Colle
             continue
         if area_id not in sites and area_id not in reach:
             continue
-        for resource in area.resources:
+        damage = state.damaged.count(area_id)
+        # industrial first, so the Damage markers fall on them (stable: map order otherwise kept)
+        for resource in sorted(area.resources, key=lambda r: r.kind is not ResourceKind.INDUSTRIAL):
             if resource.kind is ResourceKind.SOVIET_SPECIAL:
                 continue  # special resources act as production sites, not collected markers (LR 12.3.1)
             if resource.limited and not limited_in_play(state, resource):
+                continue
+            if not resource.limited and damage:
+                damage -= 1
                 continue
             industrial = resource.kind is ResourceKind.INDUSTRIAL
             found.append(Collected(area_id, industrial, resource.marker if resource.limited else None))
@@ -71,15 +87,17 @@ def collect(module: Module, state: CataclysmState, power: str) -> tuple[int, int
     """Collect the power's resources into its holding box; return (resources, industrial) (LR 4.4.2).
 
     Each collected resource takes one resource marker from available; without markers the excess is
-    lost. Limited markers collected leave play.
+    lost. A limited marker leaves play only when collected (LR 4.4): printed resources are taken
+    first, so when markers run short the limited markers left over stay on the map for a later turn.
     """
     line = state.powers[power]
     resources = industrial = 0
-    for item in collectable(module, state, power):
-        if item.limited_marker is not None:
-            state.used_limited.append(item.limited_marker)
+    found = collectable(module, state, power)
+    for item in [c for c in found if c.limited_marker is None] + [c for c in found if c.limited_marker]:
         if line.available_offensives == 0:
             continue
+        if item.limited_marker is not None:
+            state.used_limited.append(item.limited_marker)
         line.available_offensives -= 1
         line.holding_box.append(f"resource:{power}")
         resources += 1
