@@ -20,7 +20,6 @@ from grandstrategy.cataclysm.engine.posture import change_posture, posture_optio
 from grandstrategy.cataclysm.module.schema import (
     AreaType,
     Commitment,
-    Ideology,
     Stability,
     WarStatus,
 )
@@ -34,7 +33,7 @@ from grandstrategy.cataclysm.rules.politics import (
     provoked,
     record_result,
 )
-from grandstrategy.cataclysm.rules.special import stresa_barred
+from grandstrategy.cataclysm.rules.special import STATUS_QUO_MOBILIZERS, stresa_barred
 from grandstrategy.cataclysm.rules.war import global_war_last_turn
 
 
@@ -232,7 +231,7 @@ def escalate(game: CataclysmGame, power: str) -> None:
         state.war_status = WarStatus.GLOBAL
         state.global_war_turn = global_war_last_turn(state.turn)
         game.note(f"Global War: the game ends after {state.global_war_turn}")
-    if line.commitment is Commitment.MOBILIZATION and module.powers[power].ideology is not Ideology.DEMOCRACY:
+    if line.commitment is Commitment.MOBILIZATION and power in STATUS_QUO_MOBILIZERS:  # LR 12.2
         steps.append({"do": "status-quo-ends", "reason": f"{power} mobilizes"})
     game.then(*steps)
 

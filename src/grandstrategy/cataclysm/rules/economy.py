@@ -10,7 +10,13 @@ from dataclasses import dataclass
 
 from grandstrategy.cataclysm.module import Module
 from grandstrategy.cataclysm.module.schema import AreaStatus, Ideology, Resource, ResourceKind
-from grandstrategy.cataclysm.rules.control import belligerent, controller, ideology, production_sites
+from grandstrategy.cataclysm.rules.control import (
+    belligerent,
+    controller,
+    ideology,
+    production_sites,
+    special_resource_in_play,
+)
 from grandstrategy.cataclysm.rules.special import denied_areas
 from grandstrategy.cataclysm.rules.supply import loc_reach
 from grandstrategy.cataclysm.state import CataclysmState
@@ -40,7 +46,8 @@ def collectable(module: Module, state: CataclysmState, power: str) -> list[Colle
     """The resources the power can collect now, in map order (LR 4.4.2, 12.2 Status Quo).
 
     A resource needs an LOC unless it is in one of the power's production sites; damaged areas
-    yield nothing; while Status Quo is in force a Democracy collects only in home areas.
+    yield nothing; while Status Quo is in force a Democracy collects only in home areas. A special
+    resource in play counts as a permanent industrial resource (LR 12.3.1).
     """
     sites = set(production_sites(module, state, power))
     denied = denied_areas(state, power)
@@ -58,11 +65,13 @@ def collectable(module: Module, state: CataclysmState, power: str) -> list[Colle
         if area_id not in sites and area_id not in reach:
             continue
         for resource in area.resources:
-            if resource.kind is ResourceKind.SOVIET_SPECIAL:
-                continue  # special resources act as production sites, not collected markers (LR 12.3.1)
+            special = resource.kind is ResourceKind.SOVIET_SPECIAL
+            if special and not special_resource_in_play(state, area.owner, resource):
+                continue
             if resource.limited and not limited_in_play(state, resource):
                 continue
-            industrial = resource.kind is ResourceKind.INDUSTRIAL
+            # a special resource in play is a permanent industrial resource (LR 12.3.1)
+            industrial = special or resource.kind is ResourceKind.INDUSTRIAL
             found.append(Collected(area_id, industrial, resource.marker if resource.limited else None))
     return found
 

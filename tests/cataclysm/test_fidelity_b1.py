@@ -1,0 +1,167 @@
+"""Special power rules (LR 12) audited against the Living Rules, through the engine."""
+
+from __future__ import annotations
+
+from tests.cataclysm.test_operations import MODULE, bare_game, choose, roll
+
+from grandstrategy.cataclysm.engine import CataclysmGame
+from grandstrategy.cataclysm.engine.control import change_control
+from grandstrategy.cataclysm.module.schema import Commitment
+from grandstrategy.cataclysm.rules.control import victory_points
+
+
+def succeed(game: CataclysmGame, power: str, action: str, target: str = "") -> None:
+    """Resolve a political action as if its effectiveness check succeeded."""
+    game.push("political-result", power=power, action=action, target=target, success=True, dice=[6])
+    game.run()
+
+
+def answer_everything(game: CataclysmGame) -> None:
+    """Take the first option of every decision and roll 6 on every die until the machine stops."""
+    for _ in range(200):
+        if game.pending is None:
+            return
+        if game.pending["type"] == "decide":
+            choose(game, game.pending["power"], game.pending["options"][0])
+        else:
+            roll(game, 6)
+    raise AssertionError("the game did not settle")
+
+
+def tie_the_status_quo_score(game: CataclysmGame) -> None:
+    """Give Germany and Italy exactly as many victory points as France and the UK (6 in 1933)."""
+    state = game.state
+    state.cubes.update(
+        {
+            "austria": {"germany": 1},
+            "hungary": {"germany": 1},
+            "bulgaria": {"germany": 1},
+            "greece": {"germany": 1},
+            "albania": {"italy": 1},
+            "spain": {"italy": 1},
+        }
+    )
+
+    def vp(power: str) -> int:
+        return victory_points(MODULE, state, power)
+
+    assert vp("germany") + vp("italy") == vp("france") + vp("united-kingdom") == 6
+
+
+def status_quo_flags(game: CataclysmGame) -> list[str]:
+    return [line for line in game.state.log if "a flag (Status Quo ends)" in line]
+
+
+def test_japan_mobilizing_leaves_status_quo_in_play_lr_12_2() -> None:
+    """LR 12.2 (L2494): only Germany, Italy or the Soviet Union mobilizing ends Status Quo; Japan's
+    escalation to mobilization does not."""
+    game = bare_game("campaign-1933")
+    assert game.state.powers["japan"].commitment is Commitment.REARMAMENT
+    succeed(game, "japan", "escalation")
+    answer_everything(game)
+    assert game.state.powers["japan"].commitment is Commitment.MOBILIZATION
+    assert "status-quo" in game.state.markers
+    assert status_quo_flags(game) == []
+
+
+def test_italy_mobilizing_ends_status_quo_lr_12_2() -> None:
+    """LR 12.2 (L2494): Italy's escalation to mobilization ends Status Quo; each Democracy gains a flag."""
+    game = bare_game("campaign-1933")
+    game.state.powers["italy"].commitment = Commitment.REARMAMENT
+    succeed(game, "italy", "escalation")
+    answer_everything(game)
+    assert "status-quo" not in game.state.markers
+    assert len(status_quo_flags(game)) == 3  # France, the UK and the US
+
+
+def test_abyssinian_adventure_points_end_status_quo_at_once_lr_12_2() -> None:
+    """LR 12.2 (L2495): the Abyssinian Adventure's cube in Rome gives Germany and Italy more victory
+    points than France and the UK: Status Quo ends at once, though no area changed control."""
+    game = bare_game("campaign-1933")
+    tie_the_status_quo_score(game)
+    succeed(game, "italy", "abyssinian-adventure")
+    assert game.state.cubes["rome"] == {"italy": 1}
+    assert "status-quo" not in game.state.markers
+    assert any("Status Quo ends: Germany and Italy outscore" in line for line in game.state.log)
+    answer_everything(game)
+    assert len(status_quo_flags(game)) == 3
+
+
+def test_a_crisis_removing_a_cube_ends_status_quo_lr_12_2() -> None:
+    """LR 12.2 (L2495): France losing its Polish cube to a crisis drops France and the UK below
+    Germany and Italy: Status Quo ends at once."""
+    game = bare_game("campaign-1933")
+    tie_the_status_quo_score(game)
+    game.push("pact-result", area="poland", holder="france", success=False)
+    game.run()
+    assert "poland" not in game.state.cubes
+    assert "status-quo" not in game.state.markers
+    answer_everything(game)
+    assert len(status_quo_flags(game)) == 3
+
+
+def test_a_tie_in_victory_points_keeps_status_quo_lr_12_2() -> None:
+    """LR 12.2 (L2495): Germany and Italy must have more points than France and the UK, not as many."""
+    game = bare_game("campaign-1933")
+    tie_the_status_quo_score(game)
+    game.push("event-no-effect")
+    game.run()
+    assert "status-quo" in game.state.markers
+
+
+def test_soviet_mobilization_counts_the_volga_for_escalation_offensives_lr_12_3_1() -> None:
+    """LR 12.3.1 (L2576): the Volga special resource is placed on mobilization and counts at once
+    towards the escalation offensives: three printed industrial resources and the Volga give four."""
+    game = bare_game("campaign-1933")
+    game.state.powers["soviet-union"].commitment = Commitment.REARMAMENT
+    succeed(game, "soviet-union", "escalation")
+    answer_everything(game)
+    assert any("soviet-union gains 4 escalation offensive(s)" in line for line in game.state.log)
+
+
+def test_soviet_total_war_counts_the_urals_for_escalation_offensives_lr_12_3_1() -> None:
+    """LR 12.3.1 (L2576): at total war the Urals joins the Volga: five escalation offensives."""
+    game = bare_game("campaign-1933")
+    game.state.powers["soviet-union"].commitment = Commitment.MOBILIZATION
+    succeed(game, "soviet-union", "escalation")
+    answer_everything(game)
+    assert game.state.powers["soviet-union"].commitment is Commitment.TOTAL_WAR
+    assert any("soviet-union gains 5 escalation offensive(s)" in line for line in game.state.log)
+
+
+def test_soviet_special_resources_are_collected_as_industrial_lr_12_3_1() -> None:
+    """LR 12.3.1 (L2576), LR 4.4.2, 4.7: the Volga and Urals are permanent industrial resources,
+    collected every production and counted for war offensives."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    line = state.powers["soviet-union"]
+    line.commitment = Commitment.TOTAL_WAR
+    state.wars = [(["soviet-union"], ["japan"])]
+    state.damaged = ["moscow", "leningrad"]  # bombed: they yield nothing this turn (LR 4.8)
+    state.phase = "administration"
+    game.push("produce", power="soviet-union")
+    game.run()
+    # Ukraine (industrial), Caucasus (natural), Volga and Urals (special, industrial)
+    assert any("soviet-union collects 4 resource(s), 3 industrial" in line for line in state.log)
+    choose(game, "soviet-union", "offensives 4")  # no builds to spend
+    assert line.holding_box.count("offensive:soviet-union") == 4 + 3  # conversions and war offensives
+
+
+def test_soviet_special_resources_are_not_in_play_before_their_commitment_lr_12_3_1() -> None:
+    """LR 12.3.1 (L2576): below mobilization neither special resource is on the map."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.phase = "administration"
+    game.push("produce", power="soviet-union")
+    game.run()
+    assert any("soviet-union collects 4 resource(s), 3 industrial" in line for line in state.log)
+
+
+def test_japan_losing_tokyo_ends_us_japan_trade_lr_12_2_2() -> None:
+    """LR 12.2.2 (L2525): US-Japan Trade leaves the game once Japan loses control of Tokyo."""
+    game = bare_game("campaign-1933")
+    assert "us-japan-trade" in game.state.markers
+    change_control(game, "tokyo", "soviet-union")
+    game.run()
+    assert "us-japan-trade" not in game.state.markers
+    assert any("US-Japan Trade ends" in line for line in game.state.log)
