@@ -165,3 +165,20 @@ def test_japan_losing_tokyo_ends_us_japan_trade_lr_12_2_2() -> None:
     game.run()
     assert "us-japan-trade" not in game.state.markers
     assert any("US-Japan Trade ends" in line for line in game.state.log)
+
+
+def test_japan_may_end_the_naval_treaty_in_the_middle_of_an_action_lr_12_1_3() -> None:
+    """LR 12.1.3 (L2476-2478): Japan may end the Washington Naval Treaty at any time, even in the
+    middle of an action, which provokes the UK and the US; ending it spends no military action."""
+    game = bare_game("campaign-1933")
+    game.push("military-action", power="japan", left=2, deployed=[], only=None)
+    game.run()
+    assert game.pending is not None and "2 left" in game.pending["prompt"]
+    choose(game, "japan", "end the Washington Naval Treaty")
+    assert "wnt" not in game.state.markers
+    for power in ("united-kingdom", "united-states"):  # provoked: each gains a flag
+        assert game.pending is not None and game.pending["power"] == power
+        choose(game, power, "cup")
+    assert game.pending is not None and game.pending["power"] == "japan"
+    assert "2 left" in game.pending["prompt"]
+    assert "end the Washington Naval Treaty" not in game.pending["options"]

@@ -13,7 +13,12 @@ from grandstrategy.cataclysm.engine import atomic, operations
 from grandstrategy.cataclysm.engine.common import build_options, set_area, take_built, unit_from_option
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
-from grandstrategy.cataclysm.engine.special import flip_rhineland
+from grandstrategy.cataclysm.engine.special import (
+    END_WNT,
+    end_washington_naval_treaty,
+    flip_rhineland,
+    wnt_option,
+)
 from grandstrategy.cataclysm.rules.control import belligerent
 from grandstrategy.cataclysm.rules.economy import build_cost
 from grandstrategy.cataclysm.rules.movement import deployment_destinations, deployment_map, may_withdraw
@@ -55,6 +60,7 @@ def _military_action(game: CataclysmGame, current: Step) -> None:
         options = ["forfeit"]
         if power == "germany" and "rhineland" in game.state.markers:
             options.append("remilitarize rhineland")  # LR 12.1.1: by a military action too
+        options += wnt_option(game, power)  # LR 12.1.3: at any time, without spending an action
         if belligerent(game.state, power):
             options += build_options(game, power, left) + atomic.build_option(game, power)
         options += atomic.targets(game, power)
@@ -81,6 +87,10 @@ def _military_action_answer(game: CataclysmGame, current: Step) -> None:
         return
     if choice == "cancel":
         game.stack.append({"do": "dow-cancelled", "power": power, "undo": current.get("undo")})
+        return
+    if choice == END_WNT:
+        game.push("military-action", left=left, **rest)
+        end_washington_naval_treaty(game)
         return
     if choice == "remilitarize rhineland":
         game.push("military-action", left=left - 1, **rest)

@@ -93,6 +93,29 @@ def resolve(game: CataclysmGame, power: str, action: str) -> None:
         game.note("the Trans-Siberian Railroad is in play")
 
 
+WNT = "wnt"
+END_WNT = "end the Washington Naval Treaty"
+
+
+def end_washington_naval_treaty(game: CataclysmGame) -> None:
+    """Japan ends the treaty: the marker leaves the game; the UK and the US are provoked (LR 12.1.3)."""
+    game.state.markers.remove(WNT)
+    game.note("Japan ends the Washington Naval Treaty")
+    game.then(
+        *(
+            flag_step(p, "Japan ends the Washington Naval Treaty")
+            for p in ("united-kingdom", "united-states")
+            if p in game.state.powers and game.state.powers[p].active
+        )
+    )
+
+
+def wnt_option(game: CataclysmGame, power: str) -> list[str]:
+    """Japan may end the treaty at any time, even in the middle of one of its actions (LR 12.1.3):
+    offered among Japan's military actions, at no cost."""
+    return [END_WNT] if power == "japan" and WNT in game.state.markers else []
+
+
 @watch
 def standing_conditions(game: CataclysmGame) -> None:
     """Special markers that leave play the moment their condition holds, whatever brought it about.
