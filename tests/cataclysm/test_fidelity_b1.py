@@ -182,3 +182,39 @@ def test_japan_may_end_the_naval_treaty_in_the_middle_of_an_action_lr_12_1_3() -
     assert game.pending is not None and game.pending["power"] == "japan"
     assert "2 left" in game.pending["prompt"]
     assert "end the Washington Naval Treaty" not in game.pending["options"]
+
+
+def test_the_dreadnought_refit_is_the_players_choice_lr_12_2_1() -> None:
+    """LR 12.2.1 (L2506), 4.6 (L1018): France *may* spend its Dreadnought Refit marker to build a
+    surface fleet for one build; building one at full price keeps the marker."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.phase = "administration"
+    state.powers["france"].commitment = Commitment.REARMAMENT  # room in the force pool
+    state.powers["france"].force_pool = {"fleet": 2}
+    game.push("construct", power="france", builds=3, industrial=0)
+    game.run()
+    assert game.pending is not None
+    refit = "build surface-fleet with dreadnought refit"
+    assert {"build surface-fleet", refit} <= set(game.pending["options"])
+    choose(game, "france", "build surface-fleet")  # two builds, the marker stays available
+    assert "dreadnought-refit-france" in state.markers
+    assert game.pending is not None and "1 build(s) to spend" in game.pending["prompt"]
+    choose(game, "france", refit)  # one build, the marker goes
+    assert "dreadnought-refit-france" not in state.markers
+    assert state.turn_track[state.turn + 2] == ["unit:france:surface-fleet"] * 2
+
+
+def test_a_build_action_may_use_the_dreadnought_refit_lr_12_1_2() -> None:
+    """LR 12.1.2 (L2457), 8.3 (L1714): builds from military actions construct units as in
+    production, so Italy's refit fleet costs one build action instead of two."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.wars = [(["italy"], ["france"])]
+    state.powers["italy"].force_pool = {"fleet": 1}
+    game.push("military-action", power="italy", left=1, deployed=[], only=None)
+    game.run()
+    assert game.pending is not None and "build surface-fleet" not in game.pending["options"]
+    choose(game, "italy", "build surface-fleet with dreadnought refit")
+    assert "dreadnought-refit-italy" not in state.markers
+    assert state.turn_track[state.turn + 2] == ["unit:italy:surface-fleet"]

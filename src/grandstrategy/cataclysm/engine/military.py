@@ -10,7 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from grandstrategy.cataclysm.engine import atomic, operations
-from grandstrategy.cataclysm.engine.common import build_options, set_area, take_built, unit_from_option
+from grandstrategy.cataclysm.engine.common import (
+    REFIT,
+    build_options,
+    construct,
+    refit_marker,
+    set_area,
+    unit_from_option,
+)
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.engine.special import (
@@ -20,7 +27,6 @@ from grandstrategy.cataclysm.engine.special import (
     wnt_option,
 )
 from grandstrategy.cataclysm.rules.control import belligerent
-from grandstrategy.cataclysm.rules.economy import build_cost
 from grandstrategy.cataclysm.rules.movement import deployment_destinations, deployment_map, may_withdraw
 from grandstrategy.cataclysm.rules.occupation import violations
 from grandstrategy.cataclysm.rules.special import denied_areas
@@ -62,7 +68,9 @@ def _military_action(game: CataclysmGame, current: Step) -> None:
             options.append("remilitarize rhineland")  # LR 12.1.1: by a military action too
         options += wnt_option(game, power)  # LR 12.1.3: at any time, without spending an action
         if belligerent(game.state, power):
-            options += build_options(game, power, left) + atomic.build_option(game, power)
+            refit = refit_marker(game, power) is not None  # a refit fleet here too (LR 8.3, 12.1.2)
+            options += build_options(game, power, left, dreadnought_refit=refit)
+            options += atomic.build_option(game, power)
         options += atomic.targets(game, power)
         if _deployable(game, power, None):
             options.append("deploy")
@@ -115,9 +123,8 @@ def _military_action_answer(game: CataclysmGame, current: Step) -> None:
         game.push("intervene", power=power, choice=choice)
         return
     if choice.startswith("build "):
-        item = choice.removeprefix("build ")
-        cost, next_turn = build_cost(game.module, power, item)
-        counter = take_built(game, power, item)
+        item = choice.removeprefix("build ").removesuffix(REFIT)
+        counter, cost, next_turn = construct(game, power, choice)
         if next_turn:
             game.state.turn_track.setdefault(game.state.turn + 2, []).append(counter)
         else:

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from grandstrategy.cataclysm.engine.common import (
     build_options,
+    construct,
     counters_off_map,
     parse_counter,
     power_order,
+    refit_marker,
     stability_test,
-    take_built,
 )
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.module.schema import AreaStatus, Ideology
 from grandstrategy.cataclysm.rules.arithmetic import builds
 from grandstrategy.cataclysm.rules.control import at_war, belligerent, production_sites
-from grandstrategy.cataclysm.rules.economy import build_cost, collect, war_offensives
+from grandstrategy.cataclysm.rules.economy import collect, war_offensives
 from grandstrategy.cataclysm.rules.special import LEND_LEASE_IN_PLAY
 from grandstrategy.cataclysm.rules.supply import loc_reach
 
@@ -265,7 +266,7 @@ def _convert(game: CataclysmGame, current: Step) -> None:
 def _construct(game: CataclysmGame, current: Step) -> None:
     """Spend builds on counters from the force pool (LR 4.6); leftover builds are lost."""
     power, left = current["power"], current["builds"]
-    refit = _refit_marker(game, power)
+    refit = refit_marker(game, power)
     options = ["done", *build_options(game, power, left, dreadnought_refit=refit is not None)]
     if left == 0 or options == ["done"]:
         game.push("war-offensives", power=power, industrial=current["industrial"])
@@ -281,11 +282,6 @@ def _construct(game: CataclysmGame, current: Step) -> None:
     )
 
 
-def _refit_marker(game: CataclysmGame, power: str) -> str | None:
-    marker = f"dreadnought-refit-{power}"
-    return marker if marker in game.state.markers else None
-
-
 @step("construct-answer")
 def _construct_answer(game: CataclysmGame, current: Step) -> None:
     power = current["power"]
@@ -294,12 +290,7 @@ def _construct_answer(game: CataclysmGame, current: Step) -> None:
         return
     state = game.state
     line = state.powers[power]
-    item = current["choice"].removeprefix("build ")
-    refit = _refit_marker(game, power) if item == "surface-fleet" else None
-    cost, next_turn = build_cost(game.module, power, item, dreadnought_refit=refit is not None)
-    if refit is not None:
-        state.markers.remove(refit)  # the Dreadnought Refit marker leaves play (LR 4.6)
-    counter = take_built(game, power, item)
+    counter, cost, next_turn = construct(game, power, current["choice"])  # LR 4.6, 12.1.2, 12.2.1
     if next_turn:
         state.turn_track.setdefault(state.turn + 2, []).append(counter)
     else:
