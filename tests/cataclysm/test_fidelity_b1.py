@@ -218,3 +218,20 @@ def test_a_build_action_may_use_the_dreadnought_refit_lr_12_1_2() -> None:
     choose(game, "italy", "build surface-fleet with dreadnought refit")
     assert "dreadnought-refit-italy" not in state.markers
     assert state.turn_track[state.turn + 2] == ["unit:italy:surface-fleet"]
+
+
+def test_the_a_bomb_may_be_built_in_production_lr_12_2_2() -> None:
+    """LR 12.2.2 (L2541), 4.6: once available the A-Bomb is constructed for one build, production
+    builds included, and goes straight into the action cup, never the holding box or reserve."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.phase = "administration"
+    state.markers.append("a-bomb-available")
+    game.push("construct", power="united-states", builds=2, industrial=0)
+    game.run()
+    choose(game, "united-states", "build a-bomb")
+    assert "a-bomb:united-states" in state.cup
+    assert "a-bomb-available" not in state.markers
+    assert state.powers["united-states"].holding_box == []
+    assert game.pending is not None and "1 build(s) to spend" in game.pending["prompt"]
+    assert "build a-bomb" not in game.pending["options"]

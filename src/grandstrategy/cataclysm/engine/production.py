@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from grandstrategy.cataclysm.engine import atomic
 from grandstrategy.cataclysm.engine.common import (
     build_options,
     construct,
@@ -268,6 +269,7 @@ def _construct(game: CataclysmGame, current: Step) -> None:
     power, left = current["power"], current["builds"]
     refit = refit_marker(game, power)
     options = ["done", *build_options(game, power, left, dreadnought_refit=refit is not None)]
+    options += atomic.build_option(game, power)  # the A-Bomb costs one build (LR 12.2.2)
     if left == 0 or options == ["done"]:
         game.push("war-offensives", power=power, industrial=current["industrial"])
         return
@@ -287,6 +289,10 @@ def _construct_answer(game: CataclysmGame, current: Step) -> None:
     power = current["power"]
     if current["choice"] == "done":
         game.push("war-offensives", power=power, industrial=current["industrial"])
+        return
+    if current["choice"] == "build a-bomb":  # straight into the cup, never the reserve (LR 12.2.2)
+        atomic.build(game)
+        game.push("construct", power=power, builds=current["builds"] - 1, industrial=current["industrial"])
         return
     state = game.state
     line = state.powers[power]
