@@ -235,3 +235,18 @@ def test_the_a_bomb_may_be_built_in_production_lr_12_2_2() -> None:
     assert state.powers["united-states"].holding_box == []
     assert game.pending is not None and "1 build(s) to spend" in game.pending["prompt"]
     assert "build a-bomb" not in game.pending["options"]
+
+
+def test_german_units_never_retreat_into_the_demilitarized_ruhr_lr_12_1_1() -> None:
+    """LR 12.1.1 (L2429): while the Rhineland is demilitarized Germany may not occupy the Ruhr, so a
+    German army forced out of Benelux cannot retreat there and goes to the cup."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    army = next(u for u in state.units if u.power == "germany" and u.type == "infantry-army")
+    army.area = "benelux"
+    state.cubes["benelux"] = {"germany": 1}
+    change_control(game, "benelux", "france")
+    game.run()
+    answer_everything(game)
+    assert not any(u.power == "germany" and u.area in ("benelux", "ruhr") for u in state.units)
+    assert any("germany" in line and "cup" in line for line in state.log[-6:]), state.log[-6:]
