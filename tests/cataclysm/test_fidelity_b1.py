@@ -250,3 +250,22 @@ def test_german_units_never_retreat_into_the_demilitarized_ruhr_lr_12_1_1() -> N
     answer_everything(game)
     assert not any(u.power == "germany" and u.area in ("benelux", "ruhr") for u in state.units)
     assert any("germany" in line and "cup" in line for line in state.log[-6:]), state.log[-6:]
+
+
+def test_isolationism_ends_for_good_once_the_us_is_belligerent_lr_12_2_2() -> None:
+    """LR 12.2.2 (L2512): Isolationism binds the US *until* it is belligerent; after an armistice
+    its land units may still deploy beyond its home areas and bases."""
+    from grandstrategy.cataclysm.engine.war_start import make_war
+    from grandstrategy.cataclysm.rules.movement import deployment_destinations
+
+    game = bare_game("campaign-1933")
+    state = game.state
+    army = next(u for u in state.units if u.power == "united-states" and u.type == "infantry-army")
+    army.area = "california"
+    assert "philippines" not in deployment_destinations(MODULE, state, army)
+    make_war(game, [("united-states", "japan")])
+    game.run()
+    answer_everything(game)
+    assert "isolationism" not in state.markers
+    state.peace.append(sorted(["united-states", "japan"]))  # an armistice (LR 5.6.2)
+    assert "philippines" in deployment_destinations(MODULE, state, army)
