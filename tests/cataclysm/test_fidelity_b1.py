@@ -269,3 +269,22 @@ def test_isolationism_ends_for_good_once_the_us_is_belligerent_lr_12_2_2() -> No
     assert "isolationism" not in state.markers
     state.peace.append(sorted(["united-states", "japan"]))  # an armistice (LR 5.6.2)
     assert "philippines" in deployment_destinations(MODULE, state, army)
+
+
+def test_a_captured_special_resource_is_collected_by_its_controller_lr_12_3_1() -> None:
+    """LR 12.3.1 (L2576), 4.4.2: once placed, the Volga's special resource is an industrial resource
+    of its area like any other, so a Germany holding the Volga with an LOC collects it; before the
+    Soviet Union mobilizes there is nothing there to collect."""
+    for soviet, collected in ((Commitment.REARMAMENT, 2), (Commitment.MOBILIZATION, 3)):
+        game = bare_game("campaign-1933")
+        state = game.state
+        state.powers["soviet-union"].commitment = soviet
+        for area in ("poland", "byelorussia", "ukraine", "volga"):
+            state.cubes[area] = {"germany": 1}
+        state.phase = "administration"
+        game.push("produce", power="germany")
+        game.run()
+        # Berlin and the Ukraine, and the Volga once placed
+        assert any(
+            f"germany collects {collected} resource(s), {collected} industrial" in x for x in state.log
+        )
