@@ -17,7 +17,7 @@ from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.module.schema import AreaStatus, Ideology
 from grandstrategy.cataclysm.rules.arithmetic import builds
 from grandstrategy.cataclysm.rules.control import at_war, belligerent, production_sites
-from grandstrategy.cataclysm.rules.economy import collect, war_offensives
+from grandstrategy.cataclysm.rules.economy import collect, collectable, war_offensives
 from grandstrategy.cataclysm.rules.special import LEND_LEASE_IN_PLAY
 from grandstrategy.cataclysm.rules.supply import loc_reach
 
@@ -121,12 +121,14 @@ def _produce(game: CataclysmGame, current: Step) -> None:
     power = current["power"]
     if not game.state.powers[power].active:
         return
+    lend_lease = power == "united-states" and LEND_LEASE_IN_PLAY in game.state.markers
+    home = _home_resources(game) if lend_lease else [0, 0]
     resources, industrial = collect(game.module, game.state, power)
     game.note(f"{power} collects {resources} resource(s), {industrial} industrial")
     resources, industrial = _us_japan_trade(game, power, resources, industrial)
     resources, industrial = _receive_lend_lease(game, power, resources, industrial)
-    if power == "united-states" and LEND_LEASE_IN_PLAY in game.state.markers:
-        game.push("lend-lease", power=power, resources=resources, industrial=industrial, lent=[])
+    if lend_lease:
+        game.push("lend-lease", power=power, resources=resources, industrial=industrial, lent=[], home=home)
     else:
         game.push("conversion", power=power, resources=resources, industrial=industrial)
 
@@ -207,20 +209,42 @@ def _receive_lend_lease(game: CataclysmGame, power: str, resources: int, industr
     return resources, industrial
 
 
+def _home_resources(game: CataclysmGame) -> list[int]:
+    """[natural, industrial]: how many of the resources the US collects now lie in its home areas,
+    the only ones Lend Lease may send (LR 12.2.2)."""
+    homes = set(_us_homes(game))
+    found = [c for c in collectable(game.module, game.state, "united-states") if c.area in homes]
+    industrial = sum(c.industrial for c in found)
+    return [len(found) - industrial, industrial]
+
+
+def _lendable(current: Step) -> tuple[int, int]:
+    """(natural, industrial) the US may still lend: home-area resources it still holds (LR 12.2.2).
+
+    Resources lost for want of markers, or shipped under US-Japan Trade, are taken from the
+    non-home ones first, the choice most favourable to the US.
+    """
+    natural = current["resources"] - current["industrial"]
+    home = current.get("home")
+    if not (isinstance(home, list) and len(home) == 2 and all(isinstance(n, int) for n in home)):
+        return natural, current["industrial"]  # a step saved before the home count was kept
+    return min(natural, home[0]), min(current["industrial"], home[1])
+
+
 @step("lend-lease")
 def _lend_lease(game: CataclysmGame, current: Step) -> None:
-    """While Lend Lease is in play the US may send home resources to belligerent powers, one each,
-    to powers that have yet to produce this turn (LR 12.2.2)."""
+    """While Lend Lease is in play the US may send resources collected in its home areas to
+    belligerent powers, one each, to powers that have yet to produce this turn (LR 12.2.2)."""
     state = game.state
     waiting = {s["power"] for s in game.stack if s.get("do") == "produce"}
-    natural = current["resources"] - current["industrial"]
+    natural, industrial = _lendable(current)
     options = ["done"]
     for power in sorted(waiting - set(current["lent"])):
         if not (state.powers[power].active and belligerent(state, power)) or at_war(
             state, power, "united-states"
         ):
             continue
-        if current["industrial"]:
+        if industrial:
             options.append(f"lend industrial to {power}")
         if natural:
             options.append(f"lend natural to {power}")
@@ -247,7 +271,9 @@ def _lend_lease_answer(game: CataclysmGame, current: Step) -> None:
     game.state.transfers.append([recipient, kind])
     fields["resources"] -= 1
     fields["industrial"] -= kind == "industrial"
-    game.push("lend-lease", **fields, lent=[*current["lent"], recipient])
+    natural, industrial = _lendable(current)
+    home = [natural - (kind == "natural"), industrial - (kind == "industrial")]
+    game.push("lend-lease", **fields, lent=[*current["lent"], recipient], home=home)
 
 
 @step("convert")

@@ -1,0 +1,49 @@
+"""Special power rules (LR 12) audited against the Living Rules, through the engine (second pass)."""
+
+from __future__ import annotations
+
+from tests.cataclysm.test_operations import MODULE, bare_game, choose, options
+
+from grandstrategy.cataclysm.rules.economy import collectable
+
+
+def test_lend_lease_sends_only_home_area_resources_lr_12_2_2() -> None:
+    """LR 12.2.2 (L2535): Lend Lease transfers the US's home-area resources. With its home resources
+    damaged, the industrial resource the US collects in a controlled country cannot be lent: no
+    Lend Lease choice is offered and the US goes straight to conversion."""
+    game = bare_game("europe-1939")
+    state = game.state
+    state.phase = "administration"
+    state.markers.append("lend-lease-in-play")
+    state.wars = [(["united-kingdom"], ["germany"])]
+    state.cubes["benelux"] = {"united-states": 1}
+    state.damaged.append("washington-dc")
+    collected = [(c.area, c.industrial) for c in collectable(MODULE, state, "united-states")]
+    assert collected == [("benelux", True)]
+    game.then({"do": "produce", "power": "united-states"}, {"do": "produce", "power": "united-kingdom"})
+    game.run()
+    assert game.pending is not None and game.pending["power"] == "united-states"
+    assert "of your 1 resources" in game.pending["prompt"]
+    assert not any(option.startswith("lend") for option in options(game))
+
+
+def test_lend_lease_still_sends_home_resources_beside_foreign_ones_lr_12_2_2() -> None:
+    """LR 12.2.2 (L2535): the US collecting in Washington DC and a controlled country may lend one
+    home resource to each belligerent; what is left after that is not lendable."""
+    game = bare_game("europe-1939")
+    state = game.state
+    state.phase = "administration"
+    state.markers.append("lend-lease-in-play")
+    state.wars = [(["united-kingdom", "france"], ["germany"])]
+    state.cubes["benelux"] = {"united-states": 1}
+    assert len(collectable(MODULE, state, "united-states")) == 4  # 3 at home (2 industrial), 1 abroad
+    game.then(
+        {"do": "produce", "power": "united-states"},
+        {"do": "produce", "power": "united-kingdom"},
+        {"do": "produce", "power": "france"},
+    )
+    game.run()
+    assert "lend natural to united-kingdom" in options(game)
+    choose(game, "united-states", "lend industrial to united-kingdom")
+    choose(game, "united-states", "lend industrial to france")
+    assert game.pending is not None and "of your 2 resources" in game.pending["prompt"]
