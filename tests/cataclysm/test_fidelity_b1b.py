@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from tests.cataclysm.test_operations import MODULE, bare_game, choose, options
+from tests.cataclysm.test_operations import MODULE, bare_game, choose, options, roll
 
+from grandstrategy.cataclysm.rules.control import controller, interests
 from grandstrategy.cataclysm.rules.economy import collectable
 
 
@@ -47,3 +48,19 @@ def test_lend_lease_still_sends_home_resources_beside_foreign_ones_lr_12_2_2() -
     choose(game, "united-states", "lend industrial to united-kingdom")
     choose(game, "united-states", "lend industrial to france")
     assert game.pending is not None and "of your 2 resources" in game.pending["prompt"]
+
+
+def test_the_stresa_front_does_not_bar_a_diplomatic_opportunity_lr_12_1() -> None:
+    """LR 12.1 (L2419) bars Germany and Italy from declaring operations and attempting diplomacy (the
+    LR 6.3 action) in the other's interests; a diplomatic opportunity (LR 5.7, L1337) is neither, so
+    Germany still checks for Albania, in Italy's interests, and takes it on a success."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    assert "stresa-front" in state.markers
+    assert "albania" in interests(MODULE, state, "italy") and controller(MODULE, state, "albania") is None
+    game.push("opportunity", area="albania", powers=["germany"])
+    game.run()
+    assert game.pending is not None and game.pending["type"] == "chance"
+    while game.pending is not None and game.pending["type"] == "chance":
+        roll(game, 6)
+    assert controller(MODULE, state, "albania") == "germany"
