@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tests.cataclysm.test_operations import MODULE, bare_game, choose, options, roll
 
+from grandstrategy.cataclysm.module.schema import Commitment
 from grandstrategy.cataclysm.rules.control import controller, interests
 from grandstrategy.cataclysm.rules.economy import collectable
 
@@ -64,3 +65,25 @@ def test_the_stresa_front_does_not_bar_a_diplomatic_opportunity_lr_12_1() -> Non
     while game.pending is not None and game.pending["type"] == "chance":
         roll(game, 6)
     assert controller(MODULE, state, "albania") == "germany"
+
+
+def test_status_quo_ends_the_moment_italy_mobilizes_lr_12_2() -> None:
+    """LR 12.2 (L2494, L2498): Status Quo is removed immediately when Italy escalates to mobilization
+    and each Democracy gains its flag at once: the Democracies place those flags before Italy tops up
+    its force pool or takes its escalation offensives (LR 6.4.1, 6.4.2)."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.powers["italy"].commitment = Commitment.REARMAMENT
+    game.push("political-result", power="italy", action="escalation", target="", success=True, dice=[6])
+    game.run()
+    assert state.powers["italy"].commitment is Commitment.MOBILIZATION
+    assert "status-quo" not in state.markers
+    prompts = []
+    while game.pending is not None:
+        assert game.pending["type"] == "decide", game.pending
+        prompts.append((game.pending["power"], game.pending["prompt"]))
+        choose(game, game.pending["power"], game.pending["options"][0])
+    democracies = {"france", "united-kingdom", "united-states"}
+    first_italian = next(i for i, (power, _) in enumerate(prompts) if power == "italy")
+    placed = [p for p, prompt in prompts[:first_italian] if "place the flag" in prompt]
+    assert set(placed) == democracies, prompts

@@ -231,9 +231,11 @@ def escalate(game: CataclysmGame, power: str) -> None:
         state.war_status = WarStatus.GLOBAL
         state.global_war_turn = global_war_last_turn(state.turn)
         game.note(f"Global War: the game ends after {state.global_war_turn}")
-    if line.commitment is Commitment.MOBILIZATION and power in STATUS_QUO_MOBILIZERS:  # LR 12.2
-        steps.append({"do": "status-quo-ends", "reason": f"{power} mobilizes"})
     game.then(*steps)
+    if line.commitment is Commitment.MOBILIZATION and power in STATUS_QUO_MOBILIZERS:
+        # LR 12.2: Status Quo goes the moment the commitment marker moves, and each Democracy's
+        # flag comes at once, before the rest of the escalation's effects
+        check_status_quo(game, force_reason=f"{power} mobilizes")
 
 
 @step("escalation-limited")
@@ -328,4 +330,5 @@ def _top_up_answer(game: CataclysmGame, current: Step) -> None:
 
 @step("status-quo-ends")
 def _status_quo_ends(game: CataclysmGame, current: Step) -> None:
+    """End Status Quo (LR 12.2); no longer queued, kept so a game saved mid-escalation still loads."""
     check_status_quo(game, force_reason=current["reason"])
