@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.cataclysm.test_operations import MODULE, bare_game, choose, options, roll
+from tests.cataclysm.test_operations import MODULE, bare_game, choose, options, roll, setup
 
 from grandstrategy.cataclysm.module.schema import Commitment
 from grandstrategy.cataclysm.rules.control import controller, interests
@@ -87,3 +87,39 @@ def test_status_quo_ends_the_moment_italy_mobilizes_lr_12_2() -> None:
     first_italian = next(i for i, (power, _) in enumerate(prompts) if power == "italy")
     placed = [p for p, prompt in prompts[:first_italian] if "place the flag" in prompt]
     assert set(placed) == democracies, prompts
+
+
+def test_an_undone_declaration_leaves_no_steps_behind_lr_6_2() -> None:
+    """LR 6.2 (L1437) with LR 12.2 (L2496-2498): the UK declares war on Italy with its only
+    army in an ally's area; Status Quo ends (three Democracy flags), Italy gains its flag and France
+    breaks the alliance, which sends the army to the cup, so no operation can follow. Every step the
+    declaration queued has run before the operation is asked for, so undoing the declaration from its
+    snapshot leaves exactly the steps that were waiting beneath it, with the state as it was."""
+    game = setup("campaign-1933", [("united-kingdom", "infantry-army", "provence")], [])
+    state = game.state
+    state.alliances["democracy"] = ["france", "united-kingdom"]
+    game.push("check-game-end")  # what the declaration interrupts
+    waiting = [dict(frame) for frame in game.stack]
+    before = state.to_json()
+    game.push(
+        "political-result",
+        power="united-kingdom",
+        action="declare-war",
+        target="italy",
+        success=True,
+        dice=[6],
+    )
+    game.run()
+    prompts = []
+    while game.pending is not None and options(game) != ["cancel"]:
+        prompts.append(game.pending["prompt"])
+        pick = "break the alliance" if "break the alliance" in options(game) else "cup"
+        choose(game, game.pending["power"], pick)
+    assert sum("Status Quo ends" in prompt for prompt in prompts) == 3
+    assert any("war declared by united-kingdom" in prompt for prompt in prompts)
+    assert "status-quo" not in game.state.markers and "democracy" not in game.state.alliances
+    assert game.stack == waiting  # the operation being asked for is all that stood above them
+    choose(game, "united-kingdom", "cancel")
+    assert game.pending is None and game.stack == []  # the waiting check has run, nothing else
+    restored = game.state.to_json()
+    assert {**restored, "log": []} == {**before, "log": []}
