@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tests.cataclysm.test_operations import MODULE, bare_game, choose, options, roll, setup
 
+from grandstrategy.cataclysm.engine import CataclysmGame
 from grandstrategy.cataclysm.module.schema import Commitment
 from grandstrategy.cataclysm.rules.control import controller, interests
 from grandstrategy.cataclysm.rules.economy import collectable
@@ -90,7 +91,7 @@ def test_status_quo_ends_the_moment_italy_mobilizes_lr_12_2() -> None:
 
 
 def test_an_undone_declaration_leaves_no_steps_behind_lr_6_2() -> None:
-    """LR 6.2 (L1437) with LR 12.2 (L2496-2498): the UK declares war on Italy with its only
+    """LR 6.2 (L1435) with LR 12.2 (L2496-2498): the UK declares war on Italy with its only
     army in an ally's area; Status Quo ends (three Democracy flags), Italy gains its flag and France
     breaks the alliance, which sends the army to the cup, so no operation can follow. Every step the
     declaration queued has run before the operation is asked for, so undoing the declaration from its
@@ -123,3 +124,44 @@ def test_an_undone_declaration_leaves_no_steps_behind_lr_6_2() -> None:
     assert game.pending is None and game.stack == []  # the waiting check has run, nothing else
     restored = game.state.to_json()
     assert {**restored, "log": []} == {**before, "log": []}
+
+
+def _collapse_and_survive(game: CataclysmGame, power: str) -> None:
+    """The power collapses and survives its surrender roll; every choice that follows takes the first
+    option."""
+    game.push("collapse", power=power)
+    game.run()
+    roll(game, 6)
+    while game.pending is not None:
+        if game.pending["type"] == "decide":
+            choose(game, game.pending["power"], game.pending["options"][0])
+        else:
+            roll(game, 6)
+
+
+def test_germany_collapsing_ends_the_night_of_the_long_knives_lr_12_1_1() -> None:
+    """LR 12.1.1 (L2427): the extra administration flag is cancelled for good once Germany collapses;
+    the next administration phase gives Germany one flag, not two."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    _collapse_and_survive(game, "germany")
+    assert "night-of-the-long-knives" not in state.markers
+    state.phase = "administration"
+    state.powers["germany"].holding_box.clear()
+    game.push("gain-admin-flags", power="germany")
+    game.run()
+    assert state.powers["germany"].holding_box == ["flag:germany"]
+
+
+def test_italy_collapsing_ends_il_duce_lr_12_1_2() -> None:
+    """LR 12.1.2 (L2445): Il Duce is cancelled for good once Italy collapses: no Il Duce flag is offered
+    in the administration phase, Italy gains an ordinary flag."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    _collapse_and_survive(game, "italy")
+    assert "il-duce" not in state.markers
+    state.phase = "administration"
+    state.powers["italy"].holding_box.clear()
+    game.push("gain-admin-flags", power="italy")
+    game.run()
+    assert game.pending is None and state.powers["italy"].holding_box == ["flag:italy"]
