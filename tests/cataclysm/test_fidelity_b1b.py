@@ -5,6 +5,7 @@ from __future__ import annotations
 from tests.cataclysm.test_operations import MODULE, bare_game, choose, options, roll, setup
 
 from grandstrategy.cataclysm.engine import CataclysmGame
+from grandstrategy.cataclysm.engine.war_start import may_declare_war
 from grandstrategy.cataclysm.module.schema import Commitment
 from grandstrategy.cataclysm.rules.control import controller, interests
 from grandstrategy.cataclysm.rules.economy import collectable
@@ -165,3 +166,31 @@ def test_italy_collapsing_ends_il_duce_lr_12_1_2() -> None:
     game.push("gain-admin-flags", power="italy")
     game.run()
     assert game.pending is None and state.powers["italy"].holding_box == ["flag:italy"]
+
+
+def test_the_us_may_not_join_an_alliance_before_lend_lease_lr_12_2_2() -> None:
+    """LR 12.2.2 (L2533): until the Lend Lease marker is in play the US may not attempt to form or join
+    an alliance: its flag offers no alliance action, though France and the UK are allied."""
+    game = bare_game("europe-1939")
+    state = game.state
+    assert state.alliances["democracy"] == ["france", "united-kingdom"]
+    state.powers["united-states"].available_flags -= 1
+    game.push("play-counter", counter="flag:united-states", source="cup")
+    game.run()
+    assert not any(option.startswith(("alliance", "join-alliance")) for option in options(game))
+
+
+def test_us_japan_trade_bars_the_us_and_its_allies_from_war_on_japan_lr_12_2_2() -> None:
+    """LR 12.2.2 (L2521) and LR 6.2 (L1424): while US-Japan Trade is in play neither the US nor an ally
+    of the US may declare war on Japan; a Democracy outside the US's alliance still may."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    for power in ("united-states", "united-kingdom", "france"):
+        state.powers[power].commitment = Commitment.MOBILIZATION
+    state.alliances["democracy"] = ["united-kingdom", "united-states"]
+    assert may_declare_war(game, "united-states", "japan") is not None
+    assert may_declare_war(game, "united-kingdom", "japan") is not None
+    assert may_declare_war(game, "france", "japan") is None
+    assert may_declare_war(game, "united-kingdom", "germany") is None
+    state.markers.remove("us-japan-trade")
+    assert may_declare_war(game, "united-states", "japan") is None
