@@ -194,3 +194,51 @@ def test_us_japan_trade_bars_the_us_and_its_allies_from_war_on_japan_lr_12_2_2()
     assert may_declare_war(game, "united-kingdom", "germany") is None
     state.markers.remove("us-japan-trade")
     assert may_declare_war(game, "united-states", "japan") is None
+
+
+def _trade_without_us_industry() -> CataclysmGame:
+    """1933 in the administration phase, both US industrial areas damaged: the US collects no
+    industrial resource while US-Japan Trade is in play."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.phase = "administration"
+    state.damaged += ["washington-dc", "california"]
+    assert "us-japan-trade" in state.markers
+    assert not any(c.industrial for c in collectable(MODULE, state, "united-states"))
+    return game
+
+
+def test_us_japan_trade_ships_nothing_without_a_us_industrial_resource_lr_12_2_2() -> None:
+    """LR 12.2.2 (L2520) with LR 4.4.1 (L969): the trade transfers one of the US's industrial
+    resources; with none collected there is nothing to transfer, and Japan, producing after the US,
+    receives nothing."""
+    game = _trade_without_us_industry()
+    japan_collects = len(collectable(MODULE, game.state, "japan"))
+    game.then({"do": "produce", "power": "united-states"}, {"do": "produce", "power": "japan"})
+    game.run()
+    while game.pending is not None and game.pending["power"] == "united-states":
+        choose(game, "united-states", options(game)[0])
+    assert game.pending is not None and f"of your {japan_collects} resources" in game.pending["prompt"]
+    assert not any("japan receives a resource" in line for line in game.state.log)
+
+
+def test_us_japan_trade_before_the_us_produces_lr_12_2_2() -> None:
+    """LR 12.2.2 (L2520): Japan producing before the US receives the trade resource only if the US
+    will have an industrial resource to give: none here; with Washington DC repaired it does, the US
+    then ships it and nothing is left owed."""
+    game = _trade_without_us_industry()
+    japan_collects = len(collectable(MODULE, game.state, "japan"))
+    game.then({"do": "produce", "power": "japan"}, {"do": "produce", "power": "united-states"})
+    game.run()
+    assert game.pending is not None and f"of your {japan_collects} resources" in game.pending["prompt"]
+
+    game = _trade_without_us_industry()
+    game.state.damaged.remove("washington-dc")
+    us_collects = len(collectable(MODULE, game.state, "united-states"))
+    game.then({"do": "produce", "power": "japan"}, {"do": "produce", "power": "united-states"})
+    game.run()
+    assert game.pending is not None and f"of your {japan_collects + 1} resources" in game.pending["prompt"]
+    while game.pending is not None and game.pending["power"] == "japan":
+        choose(game, "japan", options(game)[0])
+    assert game.pending is not None and f"of your {us_collects - 1} resources" in game.pending["prompt"]
+    assert game.state.transfers == []

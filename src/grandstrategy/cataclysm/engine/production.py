@@ -179,10 +179,26 @@ def _give(game: CataclysmGame) -> None:
     us.available_offensives += 1
 
 
+SHIPPED = ["japan", "trade"]  # the US has shipped this phase's trade resource; Japan has yet to produce
+ADVANCED = ["united-states", "trade"]  # Japan, producing first, took the shipment the US owes
+
+
+def _us_will_ship(game: CataclysmGame) -> bool:
+    """Whether the US, yet to produce this phase, will collect an industrial resource to ship: its
+    resources in collection order, as many as it has resource markers for (LR 4.4.2)."""
+    state = game.state
+    if not any(s.get("do") == "produce" and s.get("power") == "united-states" for s in game.stack):
+        return False
+    markers = state.powers["united-states"].available_offensives
+    return any(c.industrial for c in collectable(game.module, state, "united-states")[:markers])
+
+
 def _us_japan_trade(game: CataclysmGame, power: str, resources: int, industrial: int) -> tuple[int, int]:
     """US-Japan Trade (LR 12.2.2): the US hands one industrial resource to Japan each turn.
 
-    The US gives up one industrial resource it collected; Japan receives one if its LOC is open.
+    The US gives up one industrial resource it collected; Japan receives it if its LOC is open. Each
+    side settles at its own production, whatever their order; with no industrial resource to give
+    the US ships nothing and Japan receives nothing.
     """
     state = game.state
     if "us-japan-trade" not in state.markers:
@@ -193,15 +209,27 @@ def _us_japan_trade(game: CataclysmGame, power: str, resources: int, industrial:
     if power == "united-states" and industrial > 0:
         _give(game)
         game.note("US-Japan Trade: the US ships one industrial resource to Japan")
+        if ADVANCED in state.transfers:
+            state.transfers.remove(ADVANCED)
+        else:
+            state.transfers.append(list(SHIPPED))
         return resources - 1, industrial - 1
-    if power == "japan" and _receive(game, power, "US-Japan Trade"):
-        return resources + 1, industrial + 1
+    if power == "japan":
+        if SHIPPED in state.transfers:
+            state.transfers.remove(SHIPPED)
+        elif _us_will_ship(game):
+            state.transfers.append(list(ADVANCED))
+        else:
+            game.note("US-Japan Trade: the US has no industrial resource to ship")
+            return resources, industrial
+        if _receive(game, power, "US-Japan Trade"):
+            return resources + 1, industrial + 1
     return resources, industrial
 
 
 def _receive_lend_lease(game: CataclysmGame, power: str, resources: int, industrial: int) -> tuple[int, int]:
     """Collect the resources the US lent this power this turn (LR 12.2.2)."""
-    for recipient, kind in [t for t in game.state.transfers if t[0] == power]:
+    for recipient, kind in [t for t in game.state.transfers if t[0] == power and t[1] != "trade"]:
         game.state.transfers.remove([recipient, kind])
         if _receive(game, power, "Lend Lease"):
             resources += 1
