@@ -19,8 +19,8 @@ def test_italy_builds_a_fleet_for_one_build_with_its_dreadnought_refit_lr_12_1_2
     state = game.state
     state.powers["italy"].force_pool = {"fleet": 1}
     _construct(game, "italy", 1)
-    assert "build surface-fleet" in options(game)
-    choose(game, "italy", "build surface-fleet")
+    assert "build surface-fleet with dreadnought refit" in options(game)
+    choose(game, "italy", "build surface-fleet with dreadnought refit")
     assert "dreadnought-refit-italy" not in state.markers
     assert any("unit:italy:surface-fleet" in items for items in state.turn_track.values())
     state.powers["italy"].force_pool = {"fleet": 1}  # another fleet, for the comparison only
@@ -33,7 +33,7 @@ def test_france_builds_a_fleet_for_one_build_with_its_dreadnought_refit_lr_12_2_
     game = bare_game()
     state = game.state
     _construct(game, "france", 1)
-    choose(game, "france", "build surface-fleet")
+    choose(game, "france", "build surface-fleet with dreadnought refit")
     assert "dreadnought-refit-france" not in state.markers
     assert "dreadnought-refit-italy" in state.markers
     assert any("unit:france:surface-fleet" in items for items in state.turn_track.values())
@@ -53,8 +53,8 @@ def test_the_refit_also_serves_a_build_military_action_lr_12_1_2() -> None:
     state = game.state
     state.powers["italy"].force_pool = {"fleet": 1}
     offensive(game, "italy", 1)
-    assert "build surface-fleet" in options(game)
-    choose(game, "italy", "build surface-fleet")
+    assert "build surface-fleet with dreadnought refit" in options(game)
+    choose(game, "italy", "build surface-fleet with dreadnought refit")
     assert "dreadnought-refit-italy" not in state.markers
     assert any("unit:italy:surface-fleet" in items for items in state.turn_track.values())
     assert game.pending is None

@@ -414,8 +414,9 @@ def test_collapse_at_total_war_cuts_the_force_pool_to_exhaustion_lr_4_1_2() -> N
 def test_selfplay_command(cli) -> None:  # type: ignore[no-untyped-def]
     first = cli("cataclysm", "selfplay", "--scenario", "europe-1939", "--seed", "4", "--json").json()
     again = cli("cataclysm", "selfplay", "--scenario", "europe-1939", "--seed", "4", "--json").json()
-    assert first["winner"] in ("democracy", "fascism", "communism") and first["turns"] == 3
+    assert first["winner"] in ("democracy", "fascism", "communism") and 1 <= first["turns"] <= 5
     assert first["state_hash"] == again["state_hash"] and first["decisions"] == again["decisions"]
+    assert first["turns"] == again["turns"]
     assert cli("cataclysm", "selfplay", "--scenario", "nope").code == 2
 
 

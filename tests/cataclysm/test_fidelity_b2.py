@@ -182,6 +182,7 @@ def test_the_surrender_marker_is_placed_after_the_diplomatic_opportunities_lr_5_
     state.wars = []
     state.cubes["paris"] = {"soviet-union": 2}
     state.cubes["lorraine"] = {"germany": 1}
+    state.markers.remove("status-quo")  # its end would add the Democracies' flags (LR 12.2)
     game.push("surrender", power="france")
     game.run()
     for area in ("brittany", "provence"):

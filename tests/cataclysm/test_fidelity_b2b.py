@@ -253,8 +253,8 @@ def test_the_dreadnought_refit_also_serves_a_build_action_lr_8_3() -> None:
     state = game.state
     assert "dreadnought-refit-france" in state.markers and state.powers["france"].force_pool["fleet"] == 1
     offensive(game, "france", 1)
-    assert "build surface-fleet" in options(game)
-    choose(game, "france", "build surface-fleet")
+    assert "build surface-fleet with dreadnought refit" in options(game)
+    choose(game, "france", "build surface-fleet with dreadnought refit")
     assert "dreadnought-refit-france" not in state.markers
     assert "unit:france:surface-fleet" in state.turn_track[state.turn + 2]
     assert game.pending is None  # the one military action is spent
@@ -267,7 +267,7 @@ def test_japan_receives_no_trade_resource_the_us_cannot_give_lr_12_2_2() -> None
     state = game.state
     state.phase = "administration"
     assert "us-japan-trade" in state.markers
-    game.then({"do": "produce", "power": "japan"})
+    game.then({"do": "produce", "power": "japan"}, {"do": "produce", "power": "united-states"})
     game.run()
     assert "japan receives a resource from the US" in last_log(game, "US-Japan Trade")
     game = bare_game("campaign-1933")
@@ -275,7 +275,7 @@ def test_japan_receives_no_trade_resource_the_us_cannot_give_lr_12_2_2() -> None
     state.phase = "administration"
     state.damaged = ["washington-dc"] * 3 + ["california"] * 2
     before = state.powers["japan"].available_offensives
-    game.then({"do": "produce", "power": "japan"})
+    game.then({"do": "produce", "power": "japan"}, {"do": "produce", "power": "united-states"})
     game.run()
     assert last_log(game, "US-Japan Trade").endswith("the US has no industrial resource to ship")
     collected = int(last_log(game, "japan collects").split("collects ")[1].split()[0])

@@ -268,10 +268,24 @@ def counters_in_play(game: CataclysmGame, power: str) -> Counter[str]:
     return found
 
 
+REFIT = " with dreadnought refit"
+
+
+def refit_marker(game: CataclysmGame, power: str) -> str | None:
+    """The power's Dreadnought Refit marker while it is available (LR 12.1.2, 12.2.1), else None."""
+    marker = f"dreadnought-refit-{power}"
+    return marker if marker in game.state.markers else None
+
+
 def build_options(
     game: CataclysmGame, power: str, budget: int, *, dreadnought_refit: bool = False
 ) -> list[str]:
-    """``build <item>`` for each force-pool counter that ``budget`` builds pay for (LR 4.6, 8.3)."""
+    """``build <item>`` for each force-pool counter that ``budget`` builds pay for (LR 4.6, 8.3).
+
+    With ``dreadnought_refit`` the power may also build a surface fleet for one build less by using
+    up its Dreadnought Refit marker: ``build surface-fleet with dreadnought refit``; it need not
+    (LR 12.1.2, 12.2.1).
+    """
 
     line = game.state.powers[power]
     options = []
@@ -284,10 +298,28 @@ def build_options(
             else [t.id for t in game.module.unit_types.values() if t.counter == key and not t.upgraded]
         )
         for item in items:
-            cost, _ = build_cost(game.module, power, item, dreadnought_refit=dreadnought_refit)
+            cost, _ = build_cost(game.module, power, item)
             if cost <= budget:
                 options.append(f"build {item}")
+            if dreadnought_refit and item == "surface-fleet":
+                cost, _ = build_cost(game.module, power, item, dreadnought_refit=True)
+                if cost <= budget:
+                    options.append(f"build {item}{REFIT}")
     return options
+
+
+def construct(game: CataclysmGame, power: str, choice: str) -> tuple[str, int, bool]:
+    """Build what a ``build_options`` choice names: take it from the force pool and, for a refit
+    fleet, remove the Dreadnought Refit marker from play (LR 4.6, 12.1.2, 12.2.1); return the
+    counter, its cost in builds and whether it goes to the turn track."""
+    item = choice.removeprefix("build ")
+    refit = item.endswith(REFIT)
+    item = item.removesuffix(REFIT)
+    marker = refit_marker(game, power) if refit else None
+    if marker is not None:
+        game.state.markers.remove(marker)
+    cost, next_turn = build_cost(game.module, power, item, dreadnought_refit=marker is not None)
+    return take_built(game, power, item), cost, next_turn
 
 
 def take_built(game: CataclysmGame, power: str, item: str) -> str:

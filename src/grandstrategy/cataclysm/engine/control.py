@@ -12,8 +12,8 @@ from grandstrategy.cataclysm.rules.control import (
     controller,
     friendly_powers,
     interests,
-    victory_points,
 )
+from grandstrategy.cataclysm.rules.special import status_quo_outscored
 
 
 def change_control(game: CataclysmGame, area_id: str, gainer: str) -> None:
@@ -113,13 +113,8 @@ def check_status_quo(game: CataclysmGame, *, force_reason: str | None = None) ->
     if "status-quo" not in state.markers:
         return
     reason = force_reason
-    if reason is None:
-
-        def vp(power: str) -> int:
-            return victory_points(module, state, power) if power in state.powers else 0
-
-        if vp("germany") + vp("italy") > vp("france") + vp("united-kingdom"):
-            reason = "Germany and Italy outscore France and the UK"
+    if reason is None and status_quo_outscored(module, state):
+        reason = "Germany and Italy outscore France and the UK"
     if reason is None:
         return
     state.markers.remove("status-quo")

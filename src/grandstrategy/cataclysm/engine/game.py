@@ -9,7 +9,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from grandstrategy.cataclysm.engine.machine import HANDLERS, Step, die_outcomes
+from grandstrategy.cataclysm.engine.machine import HANDLERS, WATCHERS, Step, die_outcomes
 from grandstrategy.cataclysm.module import Module, load_module
 from grandstrategy.cataclysm.state import CataclysmState, new_state
 from grandstrategy.core.actions import Action
@@ -111,6 +111,8 @@ class CataclysmGame(GameState):
                 return
             current = self.stack.pop()
             HANDLERS[current["do"]](self, current)
+            for watcher in WATCHERS:
+                watcher(self)
         raise RuntimeError("the step machine did not stop")
 
     def _resume(self, key: str, value: Any) -> None:

@@ -13,6 +13,9 @@ Step = dict[str, Any]
 
 HANDLERS: dict[str, Callable[[CataclysmGame, Step], None]] = {}
 
+WATCHERS: list[Callable[[CataclysmGame], None]] = []
+"""Checks run after every step: rules that apply the moment a condition holds, whatever changed it."""
+
 
 def step(
     name: str,
@@ -26,6 +29,13 @@ def step(
         return function
 
     return register
+
+
+def watch(function: Callable[[CataclysmGame], None]) -> Callable[[CataclysmGame], None]:
+    """Register a check to run after every step (see ``WATCHERS``)."""
+    if function not in WATCHERS:
+        WATCHERS.append(function)
+    return function
 
 
 _DIE = tuple((str(face), Fraction(1, 6)) for face in range(1, 7))

@@ -10,12 +10,23 @@ from __future__ import annotations
 from typing import Any
 
 from grandstrategy.cataclysm.engine import atomic, operations
-from grandstrategy.cataclysm.engine.common import build_options, set_area, take_built, unit_from_option
+from grandstrategy.cataclysm.engine.common import (
+    REFIT,
+    build_options,
+    construct,
+    refit_marker,
+    set_area,
+    unit_from_option,
+)
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
-from grandstrategy.cataclysm.engine.special import flip_rhineland
+from grandstrategy.cataclysm.engine.special import (
+    END_WNT,
+    end_washington_naval_treaty,
+    flip_rhineland,
+    wnt_option,
+)
 from grandstrategy.cataclysm.rules.control import belligerent
-from grandstrategy.cataclysm.rules.economy import build_cost
 from grandstrategy.cataclysm.rules.movement import deployment_destinations, deployment_map, may_withdraw
 from grandstrategy.cataclysm.rules.occupation import violations
 from grandstrategy.cataclysm.rules.special import denied_areas
@@ -52,7 +63,8 @@ def _military_action(game: CataclysmGame, current: Step) -> None:
     if only is not None:
         options = targets or ["cancel"]
     else:
-        options = ["forfeit", *military_menu(game, power, left, targets)]
+        # ending the Washington Naval Treaty is free, not a military action (LR 12.1.3)
+        options = ["forfeit", *wnt_option(game, power), *military_menu(game, power, left, targets)]
     game.ask(
         power,
         f"military action ({left} left; LR 8.0)",
@@ -71,7 +83,7 @@ def military_menu(game: CataclysmGame, power: str, left: int, targets: list[str]
     if power == "germany" and "rhineland" in game.state.markers:
         options.append("remilitarize rhineland")  # LR 12.1.1: by a military action too
     if belligerent(game.state, power):
-        refit = _refit_marker(game, power) is not None
+        refit = refit_marker(game, power) is not None  # a refit fleet here too (LR 8.3, 12.1.2)
         options += build_options(game, power, left, dreadnought_refit=refit)
         options += atomic.build_option(game, power)
     options += atomic.targets(game, power)
@@ -88,13 +100,6 @@ def any_military_action(game: CataclysmGame, power: str) -> bool:
     return bool(military_menu(game, power, 1))
 
 
-def _refit_marker(game: CataclysmGame, power: str) -> str | None:
-    """The power's Dreadnought Refit marker while available: a fleet built by a build action costs
-    one build less, as in production (LR 8.3 with 12.1.2, 12.2.1)."""
-    marker = f"dreadnought-refit-{power}"
-    return marker if marker in game.state.markers else None
-
-
 @step("military-action-answer")
 def _military_action_answer(game: CataclysmGame, current: Step) -> None:
     power, left, choice = current["power"], current["left"], current["choice"]
@@ -105,6 +110,10 @@ def _military_action_answer(game: CataclysmGame, current: Step) -> None:
         return
     if choice == "cancel":
         game.stack.append({"do": "dow-cancelled", "power": power, "undo": current.get("undo")})
+        return
+    if choice == END_WNT:
+        game.push("military-action", left=left, **rest)
+        end_washington_naval_treaty(game)
         return
     if choice == "remilitarize rhineland":
         game.push("military-action", left=left - 1, **rest)
@@ -129,12 +138,8 @@ def _military_action_answer(game: CataclysmGame, current: Step) -> None:
         game.push("intervene", power=power, choice=choice)
         return
     if choice.startswith("build "):
-        item = choice.removeprefix("build ")
-        refit = _refit_marker(game, power) if item == "surface-fleet" else None
-        cost, next_turn = build_cost(game.module, power, item, dreadnought_refit=refit is not None)
-        if refit is not None:
-            game.state.markers.remove(refit)  # the Dreadnought Refit leaves play (LR 12.1.2, 12.2.1)
-        counter = take_built(game, power, item)
+        item = choice.removeprefix("build ").removesuffix(REFIT)
+        counter, cost, next_turn = construct(game, power, choice)
         if next_turn:
             game.state.turn_track.setdefault(game.state.turn + 2, []).append(counter)
         else:

@@ -22,7 +22,6 @@ from grandstrategy.cataclysm.engine.posture import change_posture, posture_optio
 from grandstrategy.cataclysm.module.schema import (
     AreaType,
     Commitment,
-    Ideology,
     Stability,
     WarStatus,
 )
@@ -36,7 +35,7 @@ from grandstrategy.cataclysm.rules.politics import (
     provoked,
     record_result,
 )
-from grandstrategy.cataclysm.rules.special import stresa_barred
+from grandstrategy.cataclysm.rules.special import STATUS_QUO_MOBILIZERS, stresa_barred
 from grandstrategy.cataclysm.rules.war import global_war_last_turn
 
 
@@ -248,9 +247,11 @@ def escalate(game: CataclysmGame, power: str) -> None:
         state.war_status = WarStatus.GLOBAL
         state.global_war_turn = global_war_last_turn(state.turn)
         game.note(f"Global War: the game ends after {state.global_war_turn}")
-    if line.commitment is Commitment.MOBILIZATION and module.powers[power].ideology is not Ideology.DEMOCRACY:
-        steps.append({"do": "status-quo-ends", "reason": f"{power} mobilizes"})
     game.then(*steps)
+    if line.commitment is Commitment.MOBILIZATION and power in STATUS_QUO_MOBILIZERS:
+        # LR 12.2: Status Quo goes the moment the commitment marker moves, and each Democracy's
+        # flag comes at once, before the rest of the escalation's effects
+        check_status_quo(game, force_reason=f"{power} mobilizes")
 
 
 @step("escalation-limited")
@@ -345,4 +346,5 @@ def _top_up_answer(game: CataclysmGame, current: Step) -> None:
 
 @step("status-quo-ends")
 def _status_quo_ends(game: CataclysmGame, current: Step) -> None:
+    """End Status Quo (LR 12.2); no longer queued, kept so a game saved mid-escalation still loads."""
     check_status_quo(game, force_reason=current["reason"])

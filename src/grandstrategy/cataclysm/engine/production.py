@@ -5,12 +5,13 @@ from __future__ import annotations
 from grandstrategy.cataclysm.engine import atomic
 from grandstrategy.cataclysm.engine.common import (
     build_options,
+    construct,
     counters_off_map,
     parse_counter,
     power_order,
+    refit_marker,
     return_to_card,
     stability_test,
-    take_built,
     to_reserve,
 )
 from grandstrategy.cataclysm.engine.game import CataclysmGame
@@ -18,7 +19,7 @@ from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.module.schema import AreaStatus, Ideology
 from grandstrategy.cataclysm.rules.arithmetic import builds
 from grandstrategy.cataclysm.rules.control import at_war, belligerent, production_sites
-from grandstrategy.cataclysm.rules.economy import build_cost, collect, collectable, war_offensives
+from grandstrategy.cataclysm.rules.economy import collect, collectable, war_offensives
 from grandstrategy.cataclysm.rules.special import LEND_LEASE_IN_PLAY
 from grandstrategy.cataclysm.rules.supply import loc_reach
 
@@ -122,30 +123,19 @@ def _produce(game: CataclysmGame, current: Step) -> None:
     power = current["power"]
     if not game.state.powers[power].active:
         return
-    lends = power == "united-states" and LEND_LEASE_IN_PLAY in game.state.markers
-    home = _home_resources(game, power) if lends else []
+    lend_lease = power == "united-states" and LEND_LEASE_IN_PLAY in game.state.markers
+    home = _home_resources(game) if lend_lease else [0, 0]
     resources, industrial = collect(game.module, game.state, power)
     game.note(f"{power} collects {resources} resource(s), {industrial} industrial")
     resources, industrial = _us_japan_trade(game, power, resources, industrial)
     resources, industrial = _receive_lend_lease(game, power, resources, industrial)
-    if lends:
+    if lend_lease:
         game.push("lend-lease", power=power, resources=resources, industrial=industrial, lent=[], home=home)
     else:
         game.push("conversion", power=power, resources=resources, industrial=industrial)
 
 
 UNCONVERTED = "leave 1 unconverted"
-
-
-def _home_resources(game: CataclysmGame, power: str) -> list[int]:
-    """[industrial, natural] resources the power can collect in its own home areas (LR 12.2.2)."""
-    module = game.module
-    found = [0, 0]
-    for item in collectable(module, game.state, power):
-        area = module.area(item.area)
-        if area.owner == power and area.status is AreaStatus.HOME:
-            found[0 if item.industrial else 1] += 1
-    return found
 
 
 def _resource_markers(game: CataclysmGame, power: str) -> int:
@@ -208,12 +198,26 @@ def _give(game: CataclysmGame) -> None:
     us.available_offensives += 1
 
 
+SHIPPED = ["japan", "trade"]  # the US has shipped this phase's trade resource; Japan has yet to produce
+ADVANCED = ["united-states", "trade"]  # Japan, producing first, took the shipment the US owes
+
+
+def _us_will_ship(game: CataclysmGame) -> bool:
+    """Whether the US, yet to produce this phase, will collect an industrial resource to ship: its
+    resources in collection order, as many as it has resource markers for (LR 4.4.2)."""
+    state = game.state
+    if not any(s.get("do") == "produce" and s.get("power") == "united-states" for s in game.stack):
+        return False
+    markers = state.powers["united-states"].available_offensives
+    return any(c.industrial for c in collectable(game.module, state, "united-states")[:markers])
+
+
 def _us_japan_trade(game: CataclysmGame, power: str, resources: int, industrial: int) -> tuple[int, int]:
     """US-Japan Trade (LR 12.2.2): the US hands one industrial resource to Japan each turn.
 
-    The US gives up one industrial resource it collected; Japan receives one if its LOC is open
-    and the US has one to give this turn (none when every US industrial resource is damaged or
-    lost), whichever of the two produces first.
+    The US gives up one industrial resource it collected; Japan receives it if its LOC is open. Each
+    side settles at its own production, whatever their order; with no industrial resource to give
+    the US ships nothing and Japan receives nothing.
     """
     state = game.state
     if "us-japan-trade" not in state.markers:
@@ -224,19 +228,27 @@ def _us_japan_trade(game: CataclysmGame, power: str, resources: int, industrial:
     if power == "united-states" and industrial > 0:
         _give(game)
         game.note("US-Japan Trade: the US ships one industrial resource to Japan")
+        if ADVANCED in state.transfers:
+            state.transfers.remove(ADVANCED)
+        else:
+            state.transfers.append(list(SHIPPED))
         return resources - 1, industrial - 1
-    if power != "japan":
-        return resources, industrial
-    if not any(c.industrial for c in collectable(game.module, state, "united-states")):
-        game.note("US-Japan Trade: the US has no industrial resource to ship")
-    elif _receive(game, power, "US-Japan Trade"):
-        return resources + 1, industrial + 1
+    if power == "japan":
+        if SHIPPED in state.transfers:
+            state.transfers.remove(SHIPPED)
+        elif _us_will_ship(game):
+            state.transfers.append(list(ADVANCED))
+        else:
+            game.note("US-Japan Trade: the US has no industrial resource to ship")
+            return resources, industrial
+        if _receive(game, power, "US-Japan Trade"):
+            return resources + 1, industrial + 1
     return resources, industrial
 
 
 def _receive_lend_lease(game: CataclysmGame, power: str, resources: int, industrial: int) -> tuple[int, int]:
     """Collect the resources the US lent this power this turn (LR 12.2.2)."""
-    for recipient, kind in [t for t in game.state.transfers if t[0] == power]:
+    for recipient, kind in [t for t in game.state.transfers if t[0] == power and t[1] != "trade"]:
         game.state.transfers.remove([recipient, kind])
         if _receive(game, power, "Lend Lease"):
             resources += 1
@@ -244,16 +256,35 @@ def _receive_lend_lease(game: CataclysmGame, power: str, resources: int, industr
     return resources, industrial
 
 
+def _home_resources(game: CataclysmGame) -> list[int]:
+    """[natural, industrial]: how many of the resources the US collects now lie in its home areas,
+    the only ones Lend Lease may send (LR 12.2.2)."""
+    homes = set(_us_homes(game))
+    found = [c for c in collectable(game.module, game.state, "united-states") if c.area in homes]
+    industrial = sum(c.industrial for c in found)
+    return [len(found) - industrial, industrial]
+
+
+def _lendable(current: Step) -> tuple[int, int]:
+    """(natural, industrial) the US may still lend: home-area resources it still holds (LR 12.2.2).
+
+    Resources lost for want of markers, or shipped under US-Japan Trade, are taken from the
+    non-home ones first, the choice most favourable to the US.
+    """
+    natural = current["resources"] - current["industrial"]
+    home = current.get("home")
+    if not (isinstance(home, list) and len(home) == 2 and all(isinstance(n, int) for n in home)):
+        return natural, current["industrial"]  # a step saved before the home count was kept
+    return min(natural, home[0]), min(current["industrial"], home[1])
+
+
 @step("lend-lease")
 def _lend_lease(game: CataclysmGame, current: Step) -> None:
-    """While Lend Lease is in play the US may send home resources to belligerent powers, one each,
-    to powers that have yet to produce this turn (LR 12.2.2); resources collected outside its home
-    areas cannot be lent."""
+    """While Lend Lease is in play the US may send resources collected in its home areas to
+    belligerent powers, one each, to powers that have yet to produce this turn (LR 12.2.2)."""
     state = game.state
     waiting = {s["power"] for s in game.stack if s.get("do") == "produce"}
-    home_industrial, home_natural = current.get("home", [current["industrial"], current["resources"]])
-    industrial = min(current["industrial"], home_industrial)
-    natural = min(current["resources"] - current["industrial"], home_natural)
+    natural, industrial = _lendable(current)
     options = ["done"]
     for power in sorted(waiting - set(current["lent"])):
         if not (state.powers[power].active and belligerent(state, power)) or at_war(
@@ -287,8 +318,8 @@ def _lend_lease_answer(game: CataclysmGame, current: Step) -> None:
     game.state.transfers.append([recipient, kind])
     fields["resources"] -= 1
     fields["industrial"] -= kind == "industrial"
-    home = list(current.get("home", [current["industrial"], current["resources"]]))
-    home[0 if kind == "industrial" else 1] -= 1
+    natural, industrial = _lendable(current)
+    home = [natural - (kind == "natural"), industrial - (kind == "industrial")]
     game.push("lend-lease", **fields, lent=[*current["lent"], recipient], home=home)
 
 
@@ -315,9 +346,9 @@ def _construct(game: CataclysmGame, current: Step) -> None:
     """Spend builds on counters from the force pool (LR 4.6), and on the A-Bomb while it is
     available (LR 12.2.2); leftover builds are lost."""
     power, left = current["power"], current["builds"]
-    refit = _refit_marker(game, power)
+    refit = refit_marker(game, power)
     options = ["done", *build_options(game, power, left, dreadnought_refit=refit is not None)]
-    options += atomic.build_option(game, power)
+    options += atomic.build_option(game, power)  # the A-Bomb costs one build (LR 12.2.2)
     if left == 0 or options == ["done"]:
         game.push("war-offensives", power=power, industrial=current["industrial"])
         return
@@ -332,29 +363,19 @@ def _construct(game: CataclysmGame, current: Step) -> None:
     )
 
 
-def _refit_marker(game: CataclysmGame, power: str) -> str | None:
-    marker = f"dreadnought-refit-{power}"
-    return marker if marker in game.state.markers else None
-
-
 @step("construct-answer")
 def _construct_answer(game: CataclysmGame, current: Step) -> None:
     power = current["power"]
     if current["choice"] == "done":
         game.push("war-offensives", power=power, industrial=current["industrial"])
         return
-    state = game.state
-    line = state.powers[power]
-    item = current["choice"].removeprefix("build ")
-    if item == "a-bomb":  # one build, straight into the cup, never the reserve (LR 12.2.2)
+    if current["choice"] == "build a-bomb":  # straight into the cup, never the reserve (LR 12.2.2)
         atomic.build(game)
         game.push("construct", power=power, builds=current["builds"] - 1, industrial=current["industrial"])
         return
-    refit = _refit_marker(game, power) if item == "surface-fleet" else None
-    cost, next_turn = build_cost(game.module, power, item, dreadnought_refit=refit is not None)
-    if refit is not None:
-        state.markers.remove(refit)  # the Dreadnought Refit marker leaves play (LR 4.6)
-    counter = take_built(game, power, item)
+    state = game.state
+    line = state.powers[power]
+    counter, cost, next_turn = construct(game, power, current["choice"])  # LR 4.6, 12.1.2, 12.2.1
     if next_turn:
         state.turn_track.setdefault(state.turn + 2, []).append(counter)
     else:

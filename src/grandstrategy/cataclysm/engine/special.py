@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 from grandstrategy.cataclysm.engine.common import flag_step
+from grandstrategy.cataclysm.engine.control import check_status_quo
 from grandstrategy.cataclysm.engine.game import CataclysmGame
+from grandstrategy.cataclysm.engine.machine import watch
 from grandstrategy.cataclysm.module.schema import WarStatus
 from grandstrategy.cataclysm.rules.control import allied, at_war, belligerent
-from grandstrategy.cataclysm.rules.special import LEND_LEASE_IN_PLAY, TSR_IN_PLAY
+from grandstrategy.cataclysm.rules.special import (
+    LEND_LEASE_IN_PLAY,
+    STATUS_QUO,
+    TSR_IN_PLAY,
+    US_JAPAN_TRADE,
+    tokyo_lost,
+)
 
 SPECIAL_ACTIONS = (
     "rhineland",
@@ -83,3 +91,42 @@ def resolve(game: CataclysmGame, power: str, action: str) -> None:
     elif action == "trans-siberian-railroad":
         state.markers.append(TSR_IN_PLAY)
         game.note("the Trans-Siberian Railroad is in play")
+
+
+WNT = "wnt"
+END_WNT = "end the Washington Naval Treaty"
+
+
+def end_washington_naval_treaty(game: CataclysmGame) -> None:
+    """Japan ends the treaty: the marker leaves the game; the UK and the US are provoked (LR 12.1.3)."""
+    game.state.markers.remove(WNT)
+    game.note("Japan ends the Washington Naval Treaty")
+    game.then(
+        *(
+            flag_step(p, "Japan ends the Washington Naval Treaty")
+            for p in ("united-kingdom", "united-states")
+            if p in game.state.powers and game.state.powers[p].active
+        )
+    )
+
+
+def wnt_option(game: CataclysmGame, power: str) -> list[str]:
+    """Japan may end the treaty at any time, even in the middle of one of its actions (LR 12.1.3):
+    offered among Japan's military actions, at no cost."""
+    return [END_WNT] if power == "japan" and WNT in game.state.markers else []
+
+
+@watch
+def standing_conditions(game: CataclysmGame) -> None:
+    """Special markers that leave play the moment their condition holds, whatever brought it about.
+
+    Checked after every step: Status Quo ends once Germany and Italy outscore France and the United
+    Kingdom, however the victory points changed (LR 12.2: control, a cube lost to a crisis, the
+    Abyssinian Adventure...); US-Japan Trade ends once Japan loses control of Tokyo (LR 12.2.2).
+    """
+    state = game.state
+    if STATUS_QUO in state.markers:
+        check_status_quo(game)
+    if US_JAPAN_TRADE in state.markers and tokyo_lost(game.module, state):
+        state.markers.remove(US_JAPAN_TRADE)
+        game.note("Japan has lost control of Tokyo: US-Japan Trade ends")

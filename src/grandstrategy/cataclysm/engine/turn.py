@@ -19,7 +19,6 @@ from grandstrategy.cataclysm.engine import (  # noqa: F401  (register steps)
 )
 from grandstrategy.cataclysm.engine.common import (
     counter_power,
-    flag_step,
     home_front_modifier,
     next_turn_box,
     parse_counter,
@@ -30,6 +29,7 @@ from grandstrategy.cataclysm.engine.common import (
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.engine.posture import change_posture, posture_options
+from grandstrategy.cataclysm.engine.special import end_washington_naval_treaty
 from grandstrategy.cataclysm.module.schema import Commitment, Ideology, WarStatus
 from grandstrategy.cataclysm.rules.arithmetic import sudden_death_continues
 from grandstrategy.cataclysm.rules.control import at_war, belligerent, ideology_scores, winner
@@ -91,17 +91,8 @@ def _wnt_offer(game: CataclysmGame, current: Step) -> None:
 
 @step("wnt-answer")
 def _wnt_answer(game: CataclysmGame, current: Step) -> None:
-    if current["choice"] != "end":
-        return
-    game.state.markers.remove("wnt")
-    game.note("Japan ends the Washington Naval Treaty")
-    game.then(
-        *(
-            flag_step(p, "Japan ends the Washington Naval Treaty")
-            for p in ("united-kingdom", "united-states")
-            if p in game.state.powers and game.state.powers[p].active
-        )
-    )
+    if current["choice"] == "end":
+        end_washington_naval_treaty(game)
 
 
 @step("interrupt-offer")

@@ -1,4 +1,4 @@
-"""What follows whenever the set of wars changes (LR 5.6.4, 5.6.5, 12.1.1, 12.1.3, 12.2, 12.2.2)."""
+"""What follows whenever the set of wars changes (LR 5.6.4, 5.6.5, 12.1, 12.1.1, 12.1.3, 12.2, 12.2.2)."""
 
 from __future__ import annotations
 
@@ -37,6 +37,13 @@ def after_war_change(game: CataclysmGame) -> None:
     if "us-japan-trade" in state.markers and any(at_war(state, "japan", p) for p in democracies):
         state.markers.remove("us-japan-trade")
         game.note("Japan at war with a Democracy: US-Japan Trade ends")
+    if (
+        "isolationism" in state.markers
+        and "united-states" in state.powers
+        and belligerent(state, "united-states")
+    ):
+        state.markers.remove("isolationism")  # LR 12.2.2: it binds only until the US is belligerent
+        game.note("the US is at war: Isolationism ends")
     if "wnt" in state.markers and (
         belligerent(state, "united-kingdom") or belligerent(state, "united-states")
     ):

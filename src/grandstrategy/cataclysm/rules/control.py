@@ -133,8 +133,8 @@ def production_sites(module: Module, state: CataclysmState, power: str) -> list[
             continue
         for resource in area.resources:
             industrial = resource.kind is ResourceKind.INDUSTRIAL and not resource.limited
-            special = resource.kind is ResourceKind.SOVIET_SPECIAL and _special_in_play(
-                state, power, resource
+            special = resource.kind is ResourceKind.SOVIET_SPECIAL and special_resource_in_play(
+                state, area.owner, resource
             )
             if industrial or special:
                 sites.append(area.id)
@@ -142,12 +142,13 @@ def production_sites(module: Module, state: CataclysmState, power: str) -> list[
     return sites
 
 
-def _special_in_play(state: CataclysmState, power: str, resource: Resource) -> bool:
-    """Whether a Soviet special resource is on the map: placed on reaching its commitment (LR 12.3.1)."""
-    if resource.appears_at is None:
+def special_resource_in_play(state: CataclysmState, owner: str | None, resource: Resource) -> bool:
+    """Whether a special resource is on the map (LR 12.3.1, Industrial Reform): the area's owner
+    places it on first reaching the commitment printed on it, and it stays there for good."""
+    if resource.appears_at is None or owner is None or owner not in state.powers:
         return False
     levels = list(Commitment)
-    return levels.index(state.powers[power].commitment) >= levels.index(resource.appears_at)
+    return levels.index(state.powers[owner].commitment) >= levels.index(resource.appears_at)
 
 
 def victory_points(module: Module, state: CataclysmState, power: str) -> int:

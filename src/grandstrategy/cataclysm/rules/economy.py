@@ -10,7 +10,13 @@ from dataclasses import dataclass
 
 from grandstrategy.cataclysm.module import Module
 from grandstrategy.cataclysm.module.schema import AreaStatus, Ideology, Resource, ResourceKind
-from grandstrategy.cataclysm.rules.control import belligerent, controller, ideology, production_sites
+from grandstrategy.cataclysm.rules.control import (
+    belligerent,
+    controller,
+    ideology,
+    production_sites,
+    special_resource_in_play,
+)
 from grandstrategy.cataclysm.rules.special import denied_areas
 from grandstrategy.cataclysm.rules.supply import loc_reach
 from grandstrategy.cataclysm.state import CataclysmState
@@ -51,7 +57,8 @@ def collectable(module: Module, state: CataclysmState, power: str) -> list[Colle
     A resource needs an LOC unless it is in one of the power's production sites; each Damage
     marker stops one printed resource, an industrial one first (the attacker's obvious pick), and
     a limited marker in the same area is still collected (LR 9.5.2: a damaged limited resource
-    leaves play instead); while Status Quo is in force a Democracy collects only in home areas.
+    leaves play instead); while Status Quo is in force a Democracy collects only in home areas. A
+    special resource in play counts as a permanent industrial resource (LR 12.3.1).
     """
     sites = set(production_sites(module, state, power))
     denied = denied_areas(state, power)
@@ -71,14 +78,16 @@ def collectable(module: Module, state: CataclysmState, power: str) -> list[Colle
         damage = state.damaged.count(area_id)
         # industrial first, so the Damage markers fall on them (stable: map order otherwise kept)
         for resource in sorted(area.resources, key=lambda r: r.kind is not ResourceKind.INDUSTRIAL):
-            if resource.kind is ResourceKind.SOVIET_SPECIAL:
-                continue  # special resources act as production sites, not collected markers (LR 12.3.1)
+            special = resource.kind is ResourceKind.SOVIET_SPECIAL
+            if special and not special_resource_in_play(state, area.owner, resource):
+                continue
             if resource.limited and not limited_in_play(state, resource):
                 continue
             if not resource.limited and damage:
                 damage -= 1
                 continue
-            industrial = resource.kind is ResourceKind.INDUSTRIAL
+            # a special resource in play is a permanent industrial resource (LR 12.3.1)
+            industrial = special or resource.kind is ResourceKind.INDUSTRIAL
             found.append(Collected(area_id, industrial, resource.marker if resource.limited else None))
     return found
 

@@ -29,6 +29,7 @@ from grandstrategy.cataclysm.rules.occupation import (
     stop_allowed,
     stops_in_empty,
 )
+from grandstrategy.cataclysm.rules.special import denied_areas
 from grandstrategy.cataclysm.rules.supply import loc_reach
 from grandstrategy.cataclysm.state import CataclysmState, Unit
 
@@ -704,6 +705,7 @@ def retreat_destinations(
         base = snap.is_port if unit_class == "naval" else snap.is_airfield
         options = {b for b in reach if base(power, b)}
     options.discard(unit.area)
+    options -= denied_areas(state, power)  # Germany never enters the demilitarized Ruhr (LR 12.1.1)
     return sorted(b for b in options if stop_allowed(snap, power, unit.type, b, excluded=(unit.id,)))
 
 

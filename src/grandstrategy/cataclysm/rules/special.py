@@ -12,6 +12,40 @@ LEND_LEASE_IN_PLAY = "lend-lease-in-play"
 
 STRESA_FRONT = "stresa-front"
 
+STATUS_QUO = "status-quo"
+STATUS_QUO_MOBILIZERS = ("germany", "italy", "soviet-union")
+"""The powers whose escalation to mobilization ends Status Quo (LR 12.2); Japan's does not."""
+
+US_JAPAN_TRADE = "us-japan-trade"
+
+
+def status_quo_outscored(module: Module, state: CataclysmState) -> bool:
+    """Whether Germany and Italy together have more victory points than France and the United
+    Kingdom together, which ends Status Quo (LR 12.2).
+
+    The same count as ``rules.control.victory_points`` (LR 1.7.1) in one pass over the cubes, as it
+    is checked after every step; a power not in the game scores nothing.
+    """
+    sides = {"germany": 1, "italy": 1, "france": -1, "united-kingdom": -1}
+    playing = {power: sign for power, sign in sides.items() if power in state.powers}
+    balance = 0
+    for area_id, held in state.cubes.items():
+        area = module.areas.get(area_id)
+        owner = area.owner if area is not None else None
+        owner_sign = playing.get(owner, 0) if owner is not None else 0
+        for holder, count in held.items():
+            balance += playing.get(holder, 0) * count
+            if owner_sign and holder != owner:
+                balance -= owner_sign * count
+    return balance > 0
+
+
+def tokyo_lost(module: Module, state: CataclysmState) -> bool:
+    """Whether Japan no longer controls Tokyo, which ends US-Japan Trade (LR 12.2.2)."""
+    from grandstrategy.cataclysm.rules.control import controller  # control imports this module
+
+    return "japan" in state.powers and controller(module, state, "tokyo") != "japan"
+
 
 def a_bomb_losses(state: CataclysmState, power: str) -> int:
     """Losses of the A-Bomb attack whose stability test is under way against ``power`` (LR 12.2.2);
