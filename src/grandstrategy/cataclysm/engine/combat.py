@@ -282,6 +282,10 @@ def _combat_result(game: CataclysmGame, current: Step) -> None:
     if a_score == d_score:
         fight.update(winner=None, loser=None, losses=1, excess=False)
         game.note("the combat is a tie: one loss each (LR 10.7)")
+        if op["variant"] == "strategic-bombing" and not _eligible(
+            game, kind, combatants(game, op, "defender")
+        ):
+            fight["bombed"] = True  # the defender cannot take its loss: a resource is hit (LR 9.5.2)
         game.push("combat-losses-applied", op=op, fight=fight)
         game.push("take-losses", op=op, fight=fight, side="attacker", left=1, total=1, primary=0)
         game.push("take-losses", op=op, fight=fight, side="defender", left=1, total=1, primary=0)
@@ -584,11 +588,11 @@ def _aftermath(game: CataclysmGame, current: Step) -> None:
         if op.get("retreated") != loser:
             steps += _retreat_steps(game, op, _retreating(game, op, loser, "air"), "air")
         steps.append(_regroup_step(op, winner, ["air"]))
-        if (
-            op["variant"] == "strategic-bombing"
-            and op.get("fight", {}).get("excess")
-            and winner == "attacker"
+        fight = op.get("fight", {})
+        if op["variant"] == "strategic-bombing" and (
+            (fight.get("excess") and winner == "attacker") or fight.get("bombed")
         ):
+            # more losses than the defender's air units can take, a tie included (LR 9.5.2)
             steps.append({"do": "bombing-damage", "op": op})
     steps.append({"do": "triumph", "op": op})
     steps.append({"do": "op-end", "op": op, "conquered": conquered})
