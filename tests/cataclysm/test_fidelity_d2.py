@@ -8,6 +8,7 @@ from fractions import Fraction
 from itertools import product
 
 from grandstrategy.cataclysm.engine import CataclysmGame
+from grandstrategy.cataclysm.engine.option_odds import option_odds
 from grandstrategy.cataclysm.odds import parse_situation, situation_odds
 from tests.cataclysm.test_operations import (
     choose,
@@ -79,3 +80,62 @@ def test_bombing_damage_odds_match_the_engine_exactly_lr_9_5_2() -> None:
         )
     )
     assert Fraction(damaged, 216) == odds.resource_damaged == Fraction(161, 216)
+
+
+def _activations(game: CataclysmGame) -> list[str]:
+    return [o for o in options(game) if o.startswith("activate")]
+
+
+def test_a_restricted_target_takes_one_attacking_army_lr_7_1_3() -> None:
+    """LR 7.1.3 (L1568) with 9.2 step 6 (L1814): limits apply once the attackers have moved in, so
+    only one of two German armies may attack restricted Byelorussia."""
+    game = setup(
+        "europe-1939",
+        [
+            ("germany", "infantry-army", "poland"),
+            ("germany", "tank-army", "poland"),
+            ("soviet-union", "infantry-army", "byelorussia"),
+        ],
+        [("germany", "soviet-union")],
+    )
+    offensive(game, "germany", 1)
+    one_army = situation_odds(
+        parse_situation(
+            {
+                "combat": "land",
+                "attacker": {"units": ["infantry-army"]},
+                "defender": {"units": ["infantry-army"]},
+                "adverse_terrain": game.module.area("byelorussia").adverse,
+            }
+        )
+    )
+    # the bots' estimate activates as many armies as the target takes: one
+    found = option_odds(game, "germany", "land operation against Byelorussia")
+    assert found == float(one_army.attacker_wins)
+    choose(game, "germany", "land operation against Byelorussia")
+    assert len(_activations(game)) == 2
+    choose_starting(game, "germany", "activate #2 tank-army")
+    settle(game)  # the second army no longer fits, so the operation goes ahead at once
+    areas = {u.id: u.area for u in game.state.units}
+    assert areas[2] == "byelorussia" and areas[1] == "poland"
+
+
+def test_a_restricted_mixed_target_takes_one_attacking_fleet_lr_7_1_3() -> None:
+    """LR 7.1.3 (L1568) with 9.2 step 6 (L1814): in restricted, mixed Philippines a naval operation
+    moves in one fleet, not two."""
+    game = setup(
+        "campaign-1933",
+        [
+            ("japan", "surface-fleet", "formosa"),
+            ("japan", "surface-fleet", "formosa"),
+            ("united-states", "surface-fleet", "philippines"),
+        ],
+        [("japan", "united-states")],
+    )
+    offensive(game, "japan", 1)
+    choose(game, "japan", "naval operation against Philippines")
+    assert len(_activations(game)) == 2
+    choose_starting(game, "japan", "activate #1 surface-fleet")
+    settle(game)
+    areas = {u.id: u.area for u in game.state.units}
+    assert areas[1] == "philippines" and areas[2] == "formosa"

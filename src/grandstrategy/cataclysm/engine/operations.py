@@ -39,7 +39,7 @@ from grandstrategy.cataclysm.rules.movement import (
     invasion_paths,
     support_possible,
 )
-from grandstrategy.cataclysm.rules.occupation import may_stop
+from grandstrategy.cataclysm.rules.occupation import graph_of, limits, may_stop, tally
 from grandstrategy.cataclysm.rules.special import STRESA_FRONT
 from grandstrategy.cataclysm.rules.supply import loc_reach
 from grandstrategy.cataclysm.state import Unit
@@ -316,11 +316,18 @@ def _cost(op: dict[str, Any], unit: Unit) -> int:
 
 
 def _fits(game: CataclysmGame, op: dict[str, Any], unit: Unit) -> bool:
-    """Activated units must fit the target's occupation limit during the operation (LR 7.1, 9.2 step 6)."""
-    cls = unit_class(game, unit.type)
-    count = sum(1 for u in game.state.units if u.id in op["attackers"] and unit_class(game, u.type) == cls)
-    limit = 2 if game.module.area(op["target"]).type is not AreaType.SEA or cls != "land" else 0
-    return count < limit
+    """Activated units must fit the target's occupation limits once they have moved (LR 9.2 step 6):
+    the limits of an operation's target (LR 7.1.1, 7.1.2), restricted terrain's one unit of each
+    class included (LR 7.1.3)."""
+    module, state = game.module, game.state
+    target = op["target"]
+    if module.area(target).remote:
+        # LR 2.2.8 admits only the controller's units, so an attacker meets the printed limits
+        caps = graph_of(module).printed_caps(target, False, True)
+    else:
+        caps = limits(module, state, op["power"], target, during_op=True)
+    types = [u.type for u in state.units if u.id in op["attackers"]] + [unit.type]
+    return all(count <= caps.get(key, 0) for key, count in tally(module, types).items())
 
 
 @step("op-activate")
