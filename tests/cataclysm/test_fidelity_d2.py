@@ -9,6 +9,7 @@ from itertools import product
 
 from grandstrategy.cataclysm.engine import CataclysmGame
 from grandstrategy.cataclysm.engine.option_odds import option_odds
+from grandstrategy.cataclysm.module.schema import Commitment
 from grandstrategy.cataclysm.odds import parse_situation, situation_odds
 from tests.cataclysm.test_operations import (
     choose,
@@ -139,3 +140,23 @@ def test_a_restricted_mixed_target_takes_one_attacking_fleet_lr_7_1_3() -> None:
     settle(game)
     areas = {u.id: u.area for u in game.state.units}
     assert areas[1] == "philippines" and areas[2] == "formosa"
+
+
+def test_no_surprise_attack_on_an_ungarrisoned_country_lr_9_7_9_8() -> None:
+    """LR 9.7 (L1919) and 9.8 (L1949): a Fascist power attacks an ungarrisoned country without any
+    surprise attack, so the menu offers only the plain land operation against French Poland; once
+    a French army garrisons it, the surprise attack (which starts a war with France) is offered."""
+    game = setup("europe-1939", [("germany", "tank-army", "silesia")], [])
+    game.state.powers["germany"].commitment = Commitment.MOBILIZATION
+    offensive(game, "germany", 1)
+    assert "land operation against Poland" in options(game)
+    assert "surprise land operation against Poland" not in options(game)
+
+    game = setup(
+        "europe-1939",
+        [("germany", "tank-army", "silesia"), ("france", "infantry-army", "poland")],
+        [],
+    )
+    game.state.powers["germany"].commitment = Commitment.MOBILIZATION
+    offensive(game, "germany", 1)
+    assert "surprise land operation against Poland" in options(game)

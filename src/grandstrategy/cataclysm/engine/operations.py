@@ -133,6 +133,8 @@ def valid_target(
         if area.type is AreaType.SEA:
             return False
         if surprise:
+            if is_country(module, state, target) and not garrisoned(game, target):
+                return False  # LR 9.7, 9.8: the country itself defends and no war starts
             return hostile_holder or bool(units)
         if hostile_holder or "land" in classes:
             return True
