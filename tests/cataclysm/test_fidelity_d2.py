@@ -11,6 +11,7 @@ from grandstrategy.cataclysm.engine import CataclysmGame
 from grandstrategy.cataclysm.engine.option_odds import option_odds
 from grandstrategy.cataclysm.module.schema import Commitment
 from grandstrategy.cataclysm.odds import parse_situation, situation_odds
+from grandstrategy.cataclysm.rules.dice import combat_odds
 from tests.cataclysm.test_operations import (
     choose,
     choose_starting,
@@ -160,3 +161,23 @@ def test_no_surprise_attack_on_an_ungarrisoned_country_lr_9_7_9_8() -> None:
     game.state.powers["germany"].commitment = Commitment.MOBILIZATION
     offensive(game, "germany", 1)
     assert "surprise land operation against Poland" in options(game)
+
+
+def test_odds_command_rolls_zero_dice_as_one_die_at_minus_one_lr_2_8(cli) -> None:  # type: ignore[no-untyped-def]
+    """LR 2.8 (L653): a side reduced to zero dice rolls one die at -1, for either side, and a
+    described situation where armour takes the defender's only die agrees."""
+    data = cli("cataclysm", "odds", "--attacker-dice", "0", "--defender-dice", "1", "--json").json()
+    assert Fraction(data["exact"]["attacker_wins"]) == combat_odds(1, -1, 1, 0).attacker_wins
+    assert data["rolled"] == {"attacker_dice": 1, "attacker_mod": -1, "defender_dice": 1, "defender_mod": 0}
+    args = ("cataclysm", "odds", "--attacker-dice", "2", "--defender-dice", "0", "--defender-mod", "1")
+    data = cli(*args, "--json").json()
+    expected = combat_odds(2, 0, 1, 0)  # 0 dice +1 is one die at +1 -1
+    assert Fraction(data["exact"]["attacker_wins"]) == expected.attacker_wins
+    text = cli(*args)
+    assert text.code == 0 and "the defender has no dice left: it rolls 1 die +0 (LR 2.8)" in text.out
+    # a tank army against a country with no land unit: one die, lost to armour, becomes -1
+    situation = situation_odds(
+        parse_situation({"combat": "land", "attacker": {"units": ["tank-army"]}, "defender": {}})
+    )
+    (case,) = situation.cases
+    assert (case.terms.defender_dice, case.terms.defender_modifier) == (1, -1)
