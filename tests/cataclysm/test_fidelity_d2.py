@@ -7,11 +7,6 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import product
 
-from grandstrategy.cataclysm.engine import CataclysmGame
-from grandstrategy.cataclysm.engine.option_odds import option_odds
-from grandstrategy.cataclysm.module.schema import Commitment
-from grandstrategy.cataclysm.odds import parse_situation, situation_odds
-from grandstrategy.cataclysm.rules.dice import combat_odds
 from tests.cataclysm.test_operations import (
     choose,
     choose_starting,
@@ -20,6 +15,13 @@ from tests.cataclysm.test_operations import (
     settle,
     setup,
 )
+
+from grandstrategy.cataclysm.engine import CataclysmGame
+from grandstrategy.cataclysm.engine.invariants import problems
+from grandstrategy.cataclysm.engine.option_odds import option_odds
+from grandstrategy.cataclysm.module.schema import Commitment
+from grandstrategy.cataclysm.odds import parse_situation, situation_odds
+from grandstrategy.cataclysm.rules.dice import combat_odds
 
 
 def _finish_bombing(game: CataclysmGame) -> None:
@@ -181,3 +183,40 @@ def test_odds_command_rolls_zero_dice_as_one_die_at_minus_one_lr_2_8(cli) -> Non
     )
     (case,) = situation.cases
     assert (case.terms.defender_dice, case.terms.defender_modifier) == (1, -1)
+
+
+def test_powers_at_war_with_the_attacker_may_support_an_uncontrolled_country_lr_10_2() -> None:
+    """LR 10.2 (L1996): Germany attacks uncontrolled, ungarrisoned Benelux; the British and French
+    air forces next door are at war with Germany, so each owner is offered its unit's support."""
+    game = setup(
+        "europe-1939",
+        [
+            ("germany", "tank-army", "ruhr"),
+            ("united-kingdom", "tactical-air", "london"),
+            ("france", "tactical-air", "paris"),
+        ],
+        [("germany", "united-kingdom"), ("germany", "france")],
+    )
+    offensive(game, "germany", 1)
+    choose(game, "germany", "land operation against Benelux")
+    choose_starting(game, "germany", "activate #1 tank-army")
+    settle(game)
+    assert game.pending is not None
+    first = game.pending["power"]
+    assert first in ("united-kingdom", "france")
+    second = "france" if first == "united-kingdom" else "united-kingdom"
+    mine = 2 if first == "united-kingdom" else 3
+    assert options(game) == ["done", next(o for o in options(game) if o.startswith(f"support with #{mine} "))]
+    choose_starting(game, first, f"support with #{mine} ")  # its own unit: no consent asked
+    assert game.pending is not None and game.pending["power"] == second
+    choose(game, second, "done")
+    areas = {u.id: u.area for u in game.state.units}
+    assert areas[mine] == "benelux" and areas[5 - mine] != "benelux"
+    assert game.pending is not None and game.pending["type"] == "chance"  # the combat begins
+    while game.pending is not None and game.pending["type"] == "chance":
+        game.apply_chance("1" if game.pending["label"].startswith("germany") else "6")
+    while game.pending is not None and game.pending["type"] == "decide":
+        choose(game, game.pending["power"], options(game)[-1])
+    assert "supports the defender" in " ".join(game.state.log)
+    assert not problems(game)
+    assert {u.id: u.area for u in game.state.units}[mine] != "benelux"  # it may not stay there

@@ -269,11 +269,11 @@ def odds(
         f"Attacker {attacker_dice} dice {attacker_mod:+d} vs defender {defender_dice} dice {defender_mod:+d} "
         "(exact: every die result enumerated)"
     )
-    for role, given, count, mod in (
+    for role, asked, count, mod in (
         ("attacker", attacker_dice, a_dice, a_mod),
         ("defender", defender_dice, d_dice, d_mod),
     ):
-        if given == 0:
+        if asked == 0:
             click.echo(f"  the {role} has no dice left: it rolls {count} die {mod:+d} (LR 2.8)")
     click.echo(
         f"  attacker wins {data['attacker_wins']:.2%}   defender wins {data['defender_wins']:.2%}   "

@@ -620,8 +620,10 @@ def support_candidates(game: CataclysmGame, op: dict[str, Any], side: str) -> li
         decider: str | None = power
     else:
         decider = op["defender"] if op["defender"] is not None else controller(module, state, target)
-    if decider is None or decider not in state.powers:
+    uncontrolled = side == "defender" and decider is None and op.get("country")
+    if not uncontrolled and (decider is None or decider not in state.powers):
         return []
+    passed = op.get("support_passed", [])
     found = []
     for unit in state.units:
         if (
@@ -641,7 +643,13 @@ def support_candidates(game: CataclysmGame, op: dict[str, Any], side: str) -> li
                 )
             ):
                 continue
+        elif uncontrolled:
+            # LR 10.2: an uncontrolled country has no controller to be friendly to; any unit at war
+            # with the attacker may support it, its owner choosing
+            if not at_war(state, power, unit.power) or unit.power in passed:
+                continue
         else:
+            assert decider is not None
             if not friendly_powers(module, state, decider, unit.power) or not at_war(
                 state, power, unit.power
             ):
@@ -665,6 +673,15 @@ def _op_support(game: CataclysmGame, current: Step) -> None:
     decider = (
         op["power"] if side == "attacker" else op["defender"] or controller(module, game.state, op["target"])
     )
+    context: dict[str, Any] = {}
+    if candidates and decider is None:
+        # LR 10.2: an uncontrolled country; each power with eligible units offers its own in turn
+        order = power_order(game, decreasing=True)
+        decider = min(
+            {u.power for u in candidates}, key=lambda p: (order.index(p) if p in order else len(order), p)
+        )
+        candidates = [u for u in candidates if u.power == decider]
+        context["asker"] = decider
     if not candidates or decider is None:
         _after_support(game, op, side)
         return
@@ -672,7 +689,13 @@ def _op_support(game: CataclysmGame, current: Step) -> None:
         f"support with #{u.id} {u.power} {u.type} in {module.area(u.area).name}" for u in candidates
     ]
     game.ask(
-        decider, f"commit support ({side}; LR 10.2), or done", options, "op-support-answer", op=op, side=side
+        decider,
+        f"commit support ({side}; LR 10.2), or done",
+        options,
+        "op-support-answer",
+        op=op,
+        side=side,
+        **context,
     )
 
 
@@ -680,11 +703,18 @@ def _op_support(game: CataclysmGame, current: Step) -> None:
 def _op_support_answer(game: CataclysmGame, current: Step) -> None:
     op, side = current["op"], current["side"]
     if current["choice"] == "done":
+        if current.get("asker") is not None:  # this power is done; the next may support (LR 10.2)
+            op.setdefault("support_passed", []).append(current["asker"])
+            game.push("op-support", op=op, side=side)
+            return
         _after_support(game, op, side)
         return
     module, state = game.module, game.state
     unit = unit_from_option(game, current.get("consent") or current["choice"])
-    chooser = op["power"] if side == "attacker" else op["defender"] or controller(module, state, op["target"])
+    if side == "attacker":
+        chooser = op["power"]
+    else:
+        chooser = current.get("asker") or op["defender"] or controller(module, state, op["target"])
     if unit.power != chooser and current.get("consent") is None:
         game.ask(
             unit.power,
