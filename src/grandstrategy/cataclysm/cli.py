@@ -255,13 +255,14 @@ def odds(
             "defender_wins": str(result.defender_wins),
             "tie": str(result.tie),
         },
-        "rolled": {
+    }
+    if 0 in (attacker_dice, defender_dice):  # what was rolled instead of zero dice (LR 2.8)
+        data["rolled"] = {
             "attacker_dice": a_dice,
             "attacker_mod": a_mod,
             "defender_dice": d_dice,
             "defender_mod": d_mod,
-        },
-    }
+        }
     if as_json:
         _print_json(data)
         return
