@@ -220,3 +220,28 @@ def test_powers_at_war_with_the_attacker_may_support_an_uncontrolled_country_lr_
     assert "supports the defender" in " ".join(game.state.log)
     assert not problems(game)
     assert {u.id: u.area for u in game.state.units}[mine] != "benelux"  # it may not stay there
+
+
+def test_a_surprise_attack_outside_the_victims_interests_still_provokes_it_lr_9_8() -> None:
+    """LR 9.8 (L1951, L1961) with 5.2.3 (L1104): the victim of a surprise attack is provoked by it
+    even where it has no interest (a US submarine pack in the North Pacific), and gains the
+    additional flag: two flags, as the US does in the rules' Hawaii example."""
+    game = setup(
+        "campaign-1933",
+        [
+            ("japan", "surface-fleet", "tokyo"),
+            ("united-states", "submarine-pack", "north-pacific"),
+            ("germany", "infantry-army", "berlin"),
+        ],
+        [("united-states", "germany")],  # the US is belligerent, so its pack may be there
+    )
+    game.state.powers["japan"].commitment = Commitment.MOBILIZATION
+    offensive(game, "japan", 1)
+    choose(game, "japan", "surprise naval operation against North Pacific")
+    choose_starting(game, "japan", "activate #1 surface-fleet")
+    gained = 0
+    while game.pending is not None and game.pending["type"] == "decide":
+        assert "place the flag" in game.pending["prompt"]
+        gained += game.pending["power"] == "united-states"
+        choose(game, game.pending["power"], "cup")
+    assert gained == 2

@@ -520,7 +520,11 @@ def _op_provoke(game: CataclysmGame, current: Step) -> None:
         and state.powers[other].active
         and _opposing(game, power, other)
         and not at_war(state, power, other)
-        and target in interests(module, state, other)
+        and (
+            target in interests(module, state, other)
+            # LR 5.2.3: a surprise attack provokes its victim wherever it strikes (once, LR 9.8 example)
+            or (op["surprise"] and other == op["defender"])
+        )
     ]
     steps: list[Step] = [
         flag_step(p, f"provoked: {power} attacks {module.area(target).name}") for p in provoked
