@@ -245,3 +245,23 @@ def test_a_surprise_attack_outside_the_victims_interests_still_provokes_it_lr_9_
         gained += game.pending["power"] == "united-states"
         choose(game, game.pending["power"], "cup")
     assert gained == 2
+
+
+def test_attackers_moving_into_a_remote_area_meet_its_printed_limits_lr_2_2_8() -> None:
+    """LR 2.2.8 and 7.1.1 (L1541) with 9.2 step 6 (L1814): only the controller's units may stay in a
+    remote area, so attackers moving into the Soviet Urals meet its printed limit of two armies."""
+    game = setup(
+        "europe-1939",
+        [
+            ("germany", "infantry-army", "volga"),
+            ("germany", "tank-army", "archangel"),
+            ("soviet-union", "infantry-army", "urals"),
+        ],
+        [("germany", "soviet-union")],
+    )
+    offensive(game, "germany", 2)
+    choose(game, "germany", "land operation against Urals")
+    choose_starting(game, "germany", "activate #1 infantry-army")
+    choose_starting(game, "germany", "activate #2 tank-army")
+    settle(game)
+    assert {u.id: u.area for u in game.state.units} == {1: "urals", 2: "urals", 3: "urals"}
