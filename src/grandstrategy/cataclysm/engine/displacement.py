@@ -11,7 +11,7 @@ from __future__ import annotations
 from grandstrategy.cataclysm.engine.common import set_area
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
-from grandstrategy.cataclysm.rules.control import production_sites
+from grandstrategy.cataclysm.rules.control import friendly_powers, production_sites
 from grandstrategy.cataclysm.rules.movement import retreat_destinations
 from grandstrategy.cataclysm.rules.occupation import may_stop
 from grandstrategy.cataclysm.state import Unit
@@ -34,17 +34,42 @@ def _insertion_point(game: CataclysmGame) -> int:
 
 
 def stranded(game: CataclysmGame) -> Unit | None:
-    """The first unit that may not stay in its area, or None (production sites may be crowded, LR 7.1)."""
+    """The first unit that may not stay in its area, or None (production sites may be crowded, LR 7.1).
+
+    A unit that could stay but for units of powers no longer friendly to it beside it is taken only
+    when no unit lacks the right to stay on its own: the guests leave, not their host (LR 6.1.4: the
+    units in a former ally's areas retreat, and those that stay are then alone).
+    """
     module, state = game.module, game.state
     sites: dict[str, set[str]] = {}
+    crowded: Unit | None = None
     for unit in state.units:
         if unit.power not in sites:
             sites[unit.power] = set(production_sites(module, state, unit.power))
         if unit.area in sites[unit.power]:
             continue
         if not may_stop(module, state, unit, unit.area):
-            return unit
-    return None
+            if not _alone_it_may_stay(game, unit):
+                return unit
+            if crowded is None:
+                crowded = unit
+    return crowded
+
+
+def _alone_it_may_stay(game: CataclysmGame, unit: Unit) -> bool:
+    """Whether the unit could stay in its area if the units there of powers not friendly to it left."""
+    module, state = game.module, game.state
+    others = [
+        u
+        for u in state.units
+        if u.area == unit.area and not friendly_powers(module, state, unit.power, u.power)
+    ]
+    if not others:
+        return False
+    trial = state.clone()
+    gone = {u.id for u in others}
+    trial.units = [u for u in trial.units if u.id not in gone]
+    return may_stop(module, trial, unit, unit.area)
 
 
 @step(SWEEP)
