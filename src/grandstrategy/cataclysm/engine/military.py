@@ -56,7 +56,8 @@ def _military_action(game: CataclysmGame, current: Step) -> None:
         if power == "germany" and "rhineland" in game.state.markers:
             options.append("remilitarize rhineland")  # LR 12.1.1: by a military action too
         if belligerent(game.state, power):
-            options += build_options(game, power, left) + atomic.build_option(game, power)
+            options += build_options(game, power, left) + _refit_option(game, power)
+            options += atomic.build_option(game, power)
         options += atomic.targets(game, power)
         if _deployable(game, power, None):
             options.append("deploy")
@@ -104,9 +105,14 @@ def _military_action_answer(game: CataclysmGame, current: Step) -> None:
         game.push("military-action", left=left - 1, **rest)
         game.push("intervene", power=power, choice=choice)
         return
+    refit = choice == REFIT_OPTION
+    if refit:  # LR 12.1.2, 12.2.1: the marker leaves play and the fleet costs one build
+        game.state.markers.remove(_refit_marker(power))
+        game.note(f"{power} uses its Dreadnought Refit marker (LR 12.1.2, 12.2.1)")
+        choice = "build surface-fleet"
     if choice.startswith("build "):
         item = choice.removeprefix("build ")
-        cost, next_turn = build_cost(game.module, power, item)
+        cost, next_turn = build_cost(game.module, power, item, dreadnought_refit=refit)
         counter = take_built(game, power, item)
         if next_turn:
             game.state.turn_track.setdefault(game.state.turn + 2, []).append(counter)
@@ -117,6 +123,27 @@ def _military_action_answer(game: CataclysmGame, current: Step) -> None:
         game.push("military-action", left=left - cost, **rest)
         return
     operations.declare(game, power, choice, left=left, deployed=deployed, only=current.get("only"))
+
+
+REFIT_OPTION = "build surface-fleet with the Dreadnought Refit"
+
+
+def _refit_marker(power: str) -> str:
+    return f"dreadnought-refit-{power}"
+
+
+def _refit_option(game: CataclysmGame, power: str) -> list[str]:
+    """A surface fleet for one build action by giving up the power's Dreadnought Refit marker.
+
+    LR 12.1.2 and 12.2.1 let Italy and France use the marker whenever they construct a fleet, and
+    build actions construct (LR 8.3); the power may also pay the full two actions and keep it.
+    """
+    if (
+        _refit_marker(power) not in game.state.markers
+        or game.state.powers[power].force_pool.get(game.module.unit_types["surface-fleet"].counter, 0) <= 0
+    ):
+        return []
+    return [REFIT_OPTION]
 
 
 @step("dow-cancelled")
