@@ -68,3 +68,90 @@ def test_the_refit_is_a_choice_and_two_actions_keep_the_marker_lr_12_2_1() -> No
     choose(game, "france", "build surface-fleet")
     assert game.pending is None
     assert "dreadnought-refit-france" in state.markers
+
+
+# ---- LR 2.2.1 / 8.4: naval units stand on the coast they reach ---------------------------------
+
+
+def _deploy(game: CataclysmGame, power: str) -> None:
+    from grandstrategy.cataclysm.engine.military import deploy
+
+    deploy(game, power, None)
+    game.run()
+
+
+def test_a_fleet_deploys_to_the_coast_of_lombardy_it_reaches_lr_2_2_1() -> None:
+    """LR 2.2.1 (L280): a naval unit in Lombardy stands on one coast, and naval movement never
+    goes straight from one coast to the other. An Italian fleet deploying from Rome may end on
+    either coast (it may sail round by the Ionian Sea), picks the west coast, and stays there: its
+    next move leaves by the Tyrrhenian Sea. From the west coast it may deploy round to the east
+    coast of the same area (LR 8.4: any number of areas)."""
+    game = setup("europe-1939", [("italy", "surface-fleet", "rome")], [])
+    _deploy(game, "italy")
+    choose(game, "italy", "move #1 surface-fleet in Rome")
+    assert {"Lombardy (east coast)", "Lombardy (west coast)"} <= set(options(game))
+    assert "Lombardy" not in options(game)
+    choose(game, "italy", "Lombardy (west coast)")
+    assert _units(game)[1] == ("italy", "lombardy", "west")
+    choose(game, "italy", "move #1 surface-fleet in Lombardy")
+    assert "Lombardy (east coast)" in options(game)
+    assert "Lombardy (west coast)" not in options(game)  # where it stands
+    choose(game, "italy", "Lombardy (east coast)")
+    assert _units(game)[1] == ("italy", "lombardy", "east")
+
+
+def test_gibraltar_takes_fleets_on_the_south_coast_of_spain_only_lr_2_3_3() -> None:
+    """LR 2.3.3 (L440): Gibraltar is on the south coast of Spain, and only the special base lets
+    a British fleet into uncontrolled Spain; so a fleet deploying there stands on the south coast
+    (before, every unit entering Spain stood on the north coast, facing the Western Approaches)."""
+    game = setup("europe-1939", [("united-kingdom", "surface-fleet", "central-mediterranean")], [])
+    _deploy(game, "united-kingdom")
+    choose(game, "united-kingdom", "move #1 surface-fleet in Central Mediterranean")
+    assert "Spain (south coast)" in options(game)
+    assert "Spain (north coast)" not in options(game)
+    choose(game, "united-kingdom", "Spain (south coast)")
+    assert _units(game)[1] == ("united-kingdom", "spain", "south")
+
+
+def test_an_attacking_fleet_arrives_on_the_coast_its_owner_picks_lr_2_2_1() -> None:
+    """LR 2.2.1 (L280), 9.2 step 6 (L1813): a British fleet at Malta's base attacking an Italian
+    fleet in Lombardy may sail by the Tyrrhenian or by the Adriatic Sea (each one area away, within
+    its range of two), so its owner says which coast it reaches; it stands there (the engine used to
+    put every arrival on the east coast)."""
+    game = setup(
+        "europe-1939",
+        [
+            ("united-kingdom", "surface-fleet", "central-mediterranean"),
+            ("italy", "surface-fleet", "lombardy"),
+        ],
+        [("united-kingdom", "italy")],
+    )
+    game.state.units[1].coast = "west"
+    offensive(game, "united-kingdom", 1)
+    choose(game, "united-kingdom", "naval operation against Lombardy")
+    choose(game, "united-kingdom", "activate #1 surface-fleet in Central Mediterranean")
+    while game.pending is not None and "flag" in game.pending.get("prompt", ""):
+        choose(game, game.pending["power"], "cup")
+    assert options(game) == ["east coast", "west coast"]
+    choose(game, "united-kingdom", "west coast")
+    assert _units(game)[1] == ("united-kingdom", "lombardy", "west")
+
+
+def test_a_fleet_one_coast_away_arrives_on_it_without_a_question_lr_2_2_1() -> None:
+    """LR 2.2.1 (L280), 7.3.1, 7.3.3: from Gibraltar on Spain's south coast, Lombardy is three
+    areas away (extended range) by the Western Mediterranean and the Tyrrhenian Sea; the Adriatic
+    is three areas away too, so it cannot lead in. The fleet arrives on the west coast with no
+    question asked."""
+    game = setup(
+        "europe-1939",
+        [("united-kingdom", "surface-fleet", "spain"), ("italy", "surface-fleet", "lombardy")],
+        [("united-kingdom", "italy")],
+    )
+    game.state.units[0].coast = "south"
+    game.state.units[1].coast = "west"
+    offensive(game, "united-kingdom", 1)
+    choose(game, "united-kingdom", "naval operation against Lombardy")
+    choose(game, "united-kingdom", "activate #1 surface-fleet in Spain (extended range)")
+    while game.pending is not None and "flag" in game.pending.get("prompt", ""):
+        choose(game, game.pending["power"], "cup")
+    assert _units(game)[1] == ("united-kingdom", "lombardy", "west")

@@ -9,6 +9,7 @@ from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.rules.dice import check_succeeds
 from grandstrategy.cataclysm.rules.economy import build_cost
+from grandstrategy.cataclysm.rules.movement import arrival_coast_from
 from grandstrategy.cataclysm.rules.politics import check_dice, effectiveness, lower_stability
 from grandstrategy.cataclysm.state import Unit
 
@@ -67,11 +68,23 @@ def _check_result(game: CataclysmGame, current: Step) -> None:
     game.stack.append({**current["next"], "success": success, "dice": current["dice"]})
 
 
-def set_area(game: CataclysmGame, unit: Unit, area_id: str) -> None:
-    """Put a unit in an area; in an area with two coasts it stands on the first (LR 2.3.4)."""
+def set_area(game: CataclysmGame, unit: Unit, area_id: str, *, coast: str | None = None) -> None:
+    """Put a unit in an area. In an area with two coasts (LR 2.2.1) a naval unit stands on ``coast``
+    if given, else on the coast it arrives by from where it stands
+    (:func:`~grandstrategy.cataclysm.rules.movement.arrival_coast_from`); other units, and a
+    naval unit placed where it already is, on the first coast by name."""
     area = game.module.area(area_id)
+    if area.coasts:
+        if coast is None or coast not in area.coasts:
+            coast = None
+            if unit.area != area_id:
+                coast = arrival_coast_from(game.module, game.state, unit, area_id)
+            if coast is None:
+                coast = sorted(area.coasts)[0]
+    else:
+        coast = None
     unit.area = area_id
-    unit.coast = sorted(area.coasts)[0] if area.coasts else None
+    unit.coast = coast
 
 
 def unit_from_option(game: CataclysmGame, text: str) -> Unit:

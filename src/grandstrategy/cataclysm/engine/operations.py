@@ -37,6 +37,7 @@ from grandstrategy.cataclysm.rules.movement import (
     friendly_port_areas,
     in_op_range,
     invasion_paths,
+    op_arrival_coasts,
     support_possible,
 )
 from grandstrategy.cataclysm.rules.occupation import graph_of, limits, may_stop, tally
@@ -605,9 +606,30 @@ def _op_move(game: CataclysmGame, current: Step) -> None:
         if len(op["path"]) == 2:
             op["extended"] = True
             op["extended_invasion"] = True
+    coasts: dict[str, str] = op.get("coasts", {})
+    if "coast_for" in current:
+        coasts[str(current["coast_for"])] = current["choice"].removesuffix(" coast")
+        op["coasts"] = coasts
+    for unit in state.units:
+        if unit.id in op["attackers"] and str(unit.id) not in coasts and module.area(op["target"]).coasts:
+            extended = unit.id in op.get("extended_units", [])
+            choices = op_arrival_coasts(module, state, unit, op["target"], extended=extended)
+            if len(choices) > 1:  # LR 2.2.1: its owner says which coast it sails to
+                game.ask(
+                    unit.power,
+                    f"your {unit.type} sails to which coast of {module.area(op['target']).name}? (LR 2.2.1)",
+                    [f"{c} coast" for c in choices],
+                    "op-move",
+                    op=op,
+                    coast_for=unit.id,
+                )
+                return
+            if choices:
+                coasts[str(unit.id)] = choices[0]
+                op["coasts"] = coasts
     for unit in state.units:
         if unit.id in op["attackers"]:
-            set_area(game, unit, op["target"])
+            set_area(game, unit, op["target"], coast=coasts.get(str(unit.id)))
     game.note(f"{op['power']}'s attackers move into {module.area(op['target']).name}")
     game.push("op-support", op=op, side="attacker")
     if op["target"] in state.civil_wars or op["target"] in state.chinese_aid:
