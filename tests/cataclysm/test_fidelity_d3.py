@@ -155,3 +155,49 @@ def test_a_fleet_one_coast_away_arrives_on_it_without_a_question_lr_2_2_1() -> N
     while game.pending is not None and "flag" in game.pending.get("prompt", ""):
         choose(game, game.pending["power"], "cup")
     assert _units(game)[1] == ("united-kingdom", "lombardy", "west")
+
+
+# ---- LR 8.3 / 8.2 / 8.4.2: pinned readings of build actions, augmentation, deployment ----------
+
+
+def test_build_actions_pay_per_counter_and_go_to_the_cup_or_turn_track_lr_8_3() -> None:
+    """LR 8.3 (L1712-1718): only a belligerent power builds; each build action constructs one
+    counter from the force pool at once; an upgrade marker or a surface fleet takes two actions of
+    the same offensive; built units and markers go to the cup (never the reserve), fortresses and
+    fleets to the turn track for next turn (LR 4.6)."""
+    peace = setup("europe-1939", [], [])
+    offensive(peace, "germany", 2)
+    assert not any(o.startswith("build ") for o in options(peace))  # not belligerent
+
+    game = setup("europe-1939", [], [("germany", "france")])
+    state = game.state
+    line = state.powers["germany"]
+    line.force_pool.update({"army": 1, "fortress": 1, "upgrade:army": 1})
+    offensive(game, "germany", 3)
+    choose(game, "germany", "build infantry-army")  # one action
+    assert "unit:germany:infantry-army" in state.cup
+    assert "build upgrade:army" in options(game)  # two actions are left
+    choose(game, "germany", "build fortress")  # one action
+    assert "unit:germany:fortress" in state.turn_track[state.turn + 2]
+    assert "build upgrade:army" not in options(game)  # one action left: not enough
+    choose(game, "germany", "forfeit")
+    assert game.pending is None
+    assert state.powers["germany"].reserve != "unit:germany:infantry-army"
+
+
+def test_augmentation_comes_only_from_the_same_offensive_lr_8_2() -> None:
+    """LR 8.2 (L1702-1708): at the start of the operation the attacker may spend the offensive's
+    remaining actions, each +1 to every combat; none is left to come back afterwards."""
+    game = setup(
+        "europe-1939",
+        [("germany", "tactical-air", "ruhr"), ("france", "tactical-air", "lorraine")],
+        [("germany", "france")],
+    )
+    offensive(game, "germany", 3)
+    choose(game, "germany", "air operation against Lorraine")
+    choose(game, "germany", "activate #1 tactical-air in Ruhr")
+    assert options(game) == ["augment 0", "augment 1", "augment 2"]
+    choose(game, "germany", "augment 2")
+    while game.pending is not None and "flag" in game.pending.get("prompt", ""):
+        choose(game, game.pending["power"], "cup")
+    assert any("augments the operation by 2" in line for line in game.state.log)
