@@ -201,3 +201,41 @@ def test_augmentation_comes_only_from_the_same_offensive_lr_8_2() -> None:
     while game.pending is not None and "flag" in game.pending.get("prompt", ""):
         choose(game, game.pending["power"], "cup")
     assert any("augments the operation by 2" in line for line in game.state.log)
+
+
+# ---- LR 9.3.2 / 7.2: an invasion carried by an ally's fleet -------------------------------------
+
+
+def test_an_invasion_may_cross_on_an_allys_fleet_alone_lr_9_3_2() -> None:
+    """LR 9.3.2 (L1831-1845): each area of the invasion path must hold a *friendly* fleet, so a
+    power with no fleet or air unit of its own may invade on its belligerent ally's fleets. The
+    UK, with only an army in Scotland, invades Norway across the North Sea held by a French fleet
+    (the menu used to list invasions only for powers with fleets or air units of their own)."""
+    game = setup(
+        "europe-1939",
+        [("united-kingdom", "infantry-army", "scotland"), ("france", "surface-fleet", "north-sea")],
+        [("united-kingdom", "germany"), ("france", "germany")],
+    )
+    game.state.alliances["democracy"] = ["france", "united-kingdom"]
+    offensive(game, "united-kingdom", 2)
+    assert "invasion of Norway" in options(game)
+    choose(game, "united-kingdom", "invasion of Norway")
+    choose(game, "united-kingdom", "activate #1 infantry-army in Scotland")
+    for face in (6, 6):  # a Democracy's check before attacking a neutral country (LR 9.7)
+        game.apply_chance(str(face))
+    while game.pending is not None and game.pending["type"] == "decide":
+        choose(game, game.pending["power"], "cup")  # provocation flags
+    assert _units(game)[1] == ("united-kingdom", "norway", None)  # the army has landed
+
+
+def test_an_invasion_needs_two_actions_lr_9_3_2() -> None:
+    """LR 9.3.2 (L1837): an invasion takes two military actions spent together; with one left it
+    is not offered."""
+    game = setup(
+        "europe-1939",
+        [("united-kingdom", "infantry-army", "scotland"), ("france", "surface-fleet", "north-sea")],
+        [("united-kingdom", "germany"), ("france", "germany")],
+    )
+    game.state.alliances["democracy"] = ["france", "united-kingdom"]
+    offensive(game, "united-kingdom", 1)
+    assert not any(o.startswith("invasion of") for o in options(game))

@@ -211,6 +211,8 @@ def operation_options(
         candidates.add(unit.area)
     if any(u.type in (*FLEETS, *AIR) for u in mine):
         candidates.update(a for a in module.in_play_ids(state.maps))
+    elif left >= 2:
+        candidates.update(_invasion_reach(game, [u for u in mine if u.type in ARMIES]))
     surprise_modes = [False, True] if may_surprise(game, power) else [False]
     opposing_units = {u.area for u in state.units if _opposing(game, power, u.power)}
     partner = {"germany": "italy", "italy": "germany"}.get(power)
@@ -258,6 +260,23 @@ def operation_options(
                 prefix = "surprise " if surprise else ""
                 options.append(f"{prefix}{label} {module.area(target).name}")
     return options
+
+
+def _invasion_reach(game: CataclysmGame, armies: list[Unit]) -> set[str]:
+    """Areas an invasion from the armies' areas could reach across one or two sea or mixed areas
+    (LR 9.3.2), before any check of fleets: the path may be made of a friendly power's fleets
+    alone, so a power without fleets or air units of its own may still invade."""
+    graph = graph_of(game.module)
+    found: set[str] = set()
+    for origin in {u.area for u in armies}:
+        for first in graph.naval[origin]:
+            if first in graph.land_type:
+                continue
+            found.update(graph.naval[first])
+            for second in graph.naval[first]:
+                if second not in graph.land_type:
+                    found.update(graph.naval[second])
+    return found
 
 
 def _new_op(
