@@ -218,8 +218,9 @@ def deployment_coasts(module: Module, state: CataclysmState, unit: Unit, area_id
     2.2.1, 8.4): those whose seas it reaches and may sail on from, less its own coast in its own
     area, and only a special British base's coast where the base alone lets it in (LR 2.3.3).
     Empty for an area with one coast and for units that are not naval."""
-    snap = Snapshot(module, state)
-    return sorted(_deployment_coasts(snap, unit, area_id))
+    if not module.areas[area_id].coasts or graph_of(module).unit_class.get(unit.type) != "naval":
+        return []
+    return sorted(_deployment_coasts(Snapshot(module, state), unit, area_id))
 
 
 def _deployment_coasts(snap: Snapshot, unit: Unit, area_id: str) -> set[str]:
