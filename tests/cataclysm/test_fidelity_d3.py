@@ -239,3 +239,16 @@ def test_an_invasion_needs_two_actions_lr_9_3_2() -> None:
     game.state.alliances["democracy"] = ["france", "united-kingdom"]
     offensive(game, "united-kingdom", 1)
     assert not any(o.startswith("invasion of") for o in options(game))
+
+
+def test_a_new_fleet_is_placed_on_the_coast_its_owner_picks_lr_3_7_2() -> None:
+    """LR 3.7.2 (L783) and 2.2.1 (L280): a naval unit played is placed in a coastal home area, and
+    in Lombardy it must stand on one coast, its owner's choice; Italy picks the west coast (the
+    engine used to put every new fleet there on the east coast)."""
+    game = setup("europe-1939", [], [])
+    game.push("play-counter", counter="unit:italy:surface-fleet", source="cup")
+    game.run()
+    assert {"lombardy (east coast)", "lombardy (west coast)"} <= set(options(game))
+    choose(game, "italy", "lombardy (west coast)")
+    fleet = game.state.units[-1]
+    assert (fleet.area, fleet.coast) == ("lombardy", "west")

@@ -108,7 +108,7 @@ def _play_counter(game: CataclysmGame, current: Step) -> None:
         game.ask(
             power,
             f"place your {detail} at a production site (LR 3.7.2)",
-            placements(game, power, detail),
+            _placement_options(game, power, detail),
             "place-unit",
             power=power,
             unit_type=detail,
@@ -146,6 +146,23 @@ def placements(game: CataclysmGame, power: str, unit_type: str) -> list[str]:
     return sorted(area for area in reachable if area in sites or _room_for(game, power, area, "naval"))
 
 
+COAST_SUFFIX = " coast)"
+
+
+def _placement_options(game: CataclysmGame, power: str, unit_type: str) -> list[str]:
+    """:func:`placements` as options; a naval unit placed in an area with two coasts is placed on
+    one of them, its owner's choice: ``lombardy (west coast)`` (LR 2.2.1, 3.7.2)."""
+    naval = game.module.unit_types[unit_type].unit_class == "naval"
+    options: list[str] = []
+    for area_id in placements(game, power, unit_type):
+        coasts = game.module.area(area_id).coasts
+        if naval and coasts:
+            options += [f"{area_id} ({coast}{COAST_SUFFIX}" for coast in sorted(coasts)]
+        else:
+            options.append(area_id)
+    return options
+
+
 def _room_for(game: CataclysmGame, power: str, area_id: str, unit_class: str) -> bool:
     """Whether one more unit of this class fits the area's occupation limit for the power's ideology."""
     module, state = game.module, game.state
@@ -160,9 +177,13 @@ def _room_for(game: CataclysmGame, power: str, area_id: str, unit_class: str) ->
 @step("place-unit")
 def _place_unit(game: CataclysmGame, current: Step) -> None:
     state = game.state
-    area = game.module.area(current["choice"])
+    choice: str = current["choice"]
+    coast: str | None = None
+    if choice.endswith(COAST_SUFFIX):
+        choice, _, coast = choice.removesuffix(COAST_SUFFIX).rpartition(" (")
+    area = game.module.area(choice)
     unit = Unit(state.next_unit_id, current["power"], current["unit_type"], area.id)
-    set_area(game, unit, area.id)
+    set_area(game, unit, area.id, coast=coast)
     state.units.append(unit)
     game.push(
         "deploy", power=current["power"], units=[state.next_unit_id], moved=[], offensive=False, played=True
