@@ -252,3 +252,48 @@ def test_a_new_fleet_is_placed_on_the_coast_its_owner_picks_lr_3_7_2() -> None:
     choose(game, "italy", "lombardy (west coast)")
     fleet = game.state.units[-1]
     assert (fleet.area, fleet.coast) == ("lombardy", "west")
+
+
+def test_a_deployment_that_ends_by_itself_still_bars_its_units_lr_8_4_2() -> None:
+    """LR 8.4.2 (L1742-1746): units that deploy may not be activated for an operation later in the
+    same offensive. A German army that deployed away and back (its two moves, after which nothing
+    can move and the deployment ends without a "done") may not attack Poland with the offensive's
+    next action; before, the ban was recorded only when the player chose "done"."""
+    game = setup("europe-1939", [("germany", "infantry-army", "silesia")], [("germany", "france")])
+    offensive(game, "germany", 3)
+    choose(game, "germany", "deploy")
+    choose(game, "germany", "move #1 infantry-army in Silesia")
+    choose(game, "germany", "Berlin")
+    choose(game, "germany", "move #1 infantry-army in Berlin")
+    choose(game, "germany", "Silesia")
+    assert "deploy" in options(game)  # the offensive goes on with its second action
+    assert "land operation against Poland" not in options(game)
+
+
+def test_units_that_operated_may_deploy_later_in_the_offensive_lr_8_4_2() -> None:
+    """LR 8.4.2 (L1744): the ban runs one way only; a unit activated for an operation may deploy
+    later in the same offensive."""
+    game = setup(
+        "europe-1939", [("germany", "tactical-air", "ruhr"), ("france", "tactical-air", "lorraine")], []
+    )
+    from grandstrategy.cataclysm.engine.war_start import make_war
+
+    make_war(game, [("germany", "france")])
+    game.stack.clear()
+    offensive(game, "germany", 2)
+    choose(game, "germany", "air operation against Lorraine")
+    choose(game, "germany", "activate #1 tactical-air in Ruhr")
+    choose(game, "germany", "augment 0")
+    while game.pending is not None and game.pending["type"] == "decide" and "flag" in game.pending["prompt"]:
+        choose(game, game.pending["power"], "cup")
+    for face in (6, 6, 1, 1):  # Germany wins the air combat 7 to 1
+        game.apply_chance(str(face))
+    while (
+        game.pending is not None
+        and game.pending["type"] == "decide"
+        and "military action" not in (game.pending["prompt"])
+    ):
+        choose(game, game.pending["power"], "done" if "done" in options(game) else options(game)[0])
+    assert "deploy" in options(game)
+    choose(game, "germany", "deploy")
+    assert any(o.startswith("move #1 tactical-air") for o in options(game))

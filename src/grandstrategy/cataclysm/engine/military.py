@@ -240,7 +240,8 @@ def _deploy(game: CataclysmGame, current: Step) -> None:
             options.append(f"move {unit_label(game, unit)}")
         if _may_withdraw(game, unit):
             options.append(f"withdraw {unit_label(game, unit)}")
-    if len(options) == 1:
+    if len(options) == 1:  # nothing more can move: the deployment is over, as if "done"
+        _note_deployed(game, current)
         return
     game.ask(
         power,
