@@ -297,3 +297,50 @@ def test_units_that_operated_may_deploy_later_in_the_offensive_lr_8_4_2() -> Non
     assert "deploy" in options(game)
     choose(game, "germany", "deploy")
     assert any(o.startswith("move #1 tactical-air") for o in options(game))
+
+
+# ---- LR 7.1 / 9.2 step 7d / 10.11: a regroup may exceed the limits until it ends ----------------
+
+
+def _conquer_poland() -> CataclysmGame:
+    """Germany takes Poland with a tank and an infantry army from Silesia; East Prussia, next to
+    Poland, holds a German tank and infantry army: both areas are full when the regroup starts."""
+    game = setup(
+        "europe-1939",
+        [
+            ("germany", "tank-army", "silesia"),
+            ("germany", "infantry-army", "silesia"),
+            ("germany", "tank-army", "east-prussia"),
+            ("germany", "infantry-army", "east-prussia"),
+        ],
+        [("germany", "france")],
+    )
+    offensive(game, "germany", 1)
+    choose(game, "germany", "land operation against Poland")
+    choose(game, "germany", "activate #1 tank-army in Silesia")
+    choose(game, "germany", "activate #2 infantry-army in Silesia")
+    while game.pending is not None and not game.pending.get("prompt", "").startswith("regroup a unit"):
+        if game.pending["type"] == "chance":  # Germany 6 6, Poland 1: a triumph
+            game.apply_chance("6" if "germany" in str(game.pending) else "1")
+        else:
+            choose(game, game.pending["power"], "cup")
+    return game
+
+
+def test_a_regroup_may_swap_units_between_full_areas_lr_7_1() -> None:
+    """LR 7.1 (L1527-1529): the limits may be exceeded during step 7d of an operation (regroup),
+    and LR 10.11 (L2183) checks them when the regroup ends. So Germany may swap its infantry in
+    full Poland with the tank in full East Prussia: the infantry steps into East Prussia (three
+    land units for a moment), the tank into Poland. While East Prussia is over its limit the
+    regroup cannot end; once the tank has left, it may. (Before, neither move was offered.)"""
+    game = _conquer_poland()
+    choose(game, "germany", "regroup #2 infantry-army in Poland")
+    assert "East Prussia" in options(game)
+    choose(game, "germany", "East Prussia")
+    assert "done" not in options(game)  # East Prussia holds three land units
+    choose(game, "germany", "regroup #3 tank-army in East Prussia")
+    choose(game, "germany", "Poland")
+    assert "done" in options(game)
+    choose(game, "germany", "done")
+    areas = {uid: area for uid, (_, area, _) in _units(game).items()}
+    assert areas == {1: "poland", 2: "east-prussia", 3: "poland", 4: "east-prussia"}

@@ -32,11 +32,11 @@ from grandstrategy.cataclysm.engine.operations import (
 )
 from grandstrategy.cataclysm.module.schema import AreaStatus, Ideology
 from grandstrategy.cataclysm.rules import combat as arithmetic
-from grandstrategy.cataclysm.rules.control import at_war, controller, friendly_powers
+from grandstrategy.cataclysm.rules.control import at_war, controller, friendly_powers, production_sites
 from grandstrategy.cataclysm.rules.dice import roll_result
 from grandstrategy.cataclysm.rules.economy import limited_in_play
 from grandstrategy.cataclysm.rules.movement import regroup_destinations, retreat_destinations
-from grandstrategy.cataclysm.rules.occupation import may_stop
+from grandstrategy.cataclysm.rules.occupation import may_stop, violations
 from grandstrategy.cataclysm.rules.special import denied_areas
 from grandstrategy.cataclysm.state import Unit
 
@@ -744,12 +744,19 @@ def _regrouping_powers(game: CataclysmGame, op: Op, side: str) -> list[str]:
     ]
 
 
-def _regroup_places(game: CataclysmGame, op: Op, unit: Unit) -> list[str]:
+def _regroup_places(game: CataclysmGame, op: Op, unit: Unit, *, passing: bool = False) -> list[str]:
     """Regroup destinations (LR 10.11); an invasion's origin counts as adjacent (LR 9.3.2); Germany
-    may not enter the demilitarized Ruhr (LR 12.1.1)."""
+    may not enter the demilitarized Ruhr (LR 12.1.1). ``passing``: during the regroup itself, when
+    the limits may be exceeded until it ends (LR 7.1)."""
     origin = op["origins"][0] if op["variant"] == "invasion" and op["origins"] else None
     places = regroup_destinations(
-        game.module, game.state, unit, op["target"], extended=bool(op.get("extended")), invasion_origin=origin
+        game.module,
+        game.state,
+        unit,
+        op["target"],
+        extended=bool(op.get("extended")),
+        invasion_origin=origin,
+        passing=passing,
     )
     denied = denied_areas(game.state, unit.power)
     return [p for p in places if p not in denied]
@@ -765,10 +772,24 @@ def _regroup_moves(
             continue
         if unit.type in ("fortress", "logistics"):
             continue
-        places = [p for p in _regroup_places(game, op, unit) if p != unit.area]
+        places = [p for p in _regroup_places(game, op, unit, passing=True) if p != unit.area]
         if places:
             moves.append((unit, places))
     return moves
+
+
+def regroup_excess(game: CataclysmGame, op: Op, power: str, entered: list[str]) -> list[str]:
+    """The excesses over the occupation limits of the power's ideology in the areas its regroup has
+    entered, the target (checked when the operation ends) and production sites aside: a regroup
+    may not end so (LR 7.1, 10.11)."""
+    module, state = game.module, game.state
+    skip = {op["target"], *production_sites(module, state, power)}
+    areas = [a for a in dict.fromkeys(entered) if a not in skip]
+    if not areas:
+        return []
+    exempt = set(module.areas) - set(areas)
+    ideology = ideology_of(game, power).value
+    return [line for line in violations(module, state, exempt=exempt) if f": {ideology} has " in line]
 
 
 @step("regroup")
@@ -783,7 +804,9 @@ def _regroup(game: CataclysmGame, current: Step) -> None:
     if not moves:
         game.push("regroup", op=op, side=side, classes=classes, powers=powers[1:])
         return
-    options = ["done"] + [f"regroup #{u.id} {u.type} in {game.module.area(u.area).name}" for u, _ in moves]
+    entered: list[str] = current.get("entered", [])
+    done = [] if regroup_excess(game, op, power, entered) else ["done"]  # limits hold at the end (LR 7.1)
+    options = done + [f"regroup #{u.id} {u.type} in {game.module.area(u.area).name}" for u, _ in moves]
     game.ask(
         power,
         "regroup a unit, or done (LR 10.11)",
@@ -793,6 +816,7 @@ def _regroup(game: CataclysmGame, current: Step) -> None:
         side=side,
         classes=classes,
         powers=powers,
+        **({"entered": entered} if entered else {}),
     )
 
 
@@ -803,7 +827,7 @@ def _regroup_answer(game: CataclysmGame, current: Step) -> None:
         game.push("regroup", op=op, side=side, classes=classes, powers=powers[1:])
         return
     unit = unit_from_option(game, current["choice"])
-    places = [p for p in _regroup_places(game, op, unit) if p != unit.area]
+    places = [p for p in _regroup_places(game, op, unit, passing=True) if p != unit.area]
     game.ask(
         unit.power,
         f"regroup your {unit.type} to (LR 10.11)",
@@ -814,6 +838,7 @@ def _regroup_answer(game: CataclysmGame, current: Step) -> None:
         classes=classes,
         powers=powers,
         unit=unit.id,
+        **({"entered": current["entered"]} if current.get("entered") else {}),
     )
 
 
@@ -824,7 +849,14 @@ def _regroup_move(game: CataclysmGame, current: Step) -> None:
     assert area_id is not None
     _move(game, unit, area_id, "regroups")
     rest = {k: v for k, v in current.items() if k not in ("do", "choice", "unit")}
+    if area_id != op_target(current):
+        rest["entered"] = [*current.get("entered", []), area_id]  # checked when the regroup ends
     game.push("regroup", **rest)
+
+
+def op_target(current: Step) -> str:
+    """The target of the operation a regroup step belongs to."""
+    return str(current["op"]["target"])
 
 
 # ---- the end of the operation ---------------------------------------------------------------------

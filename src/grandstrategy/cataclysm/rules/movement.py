@@ -765,14 +765,17 @@ def regroup_destinations(
     *,
     extended: bool = False,
     invasion_origin: str | None = None,
+    passing: bool = False,
 ) -> list[str]:
     """Where the unit may regroup after a combat in ``target`` (LR 10.11), sorted.
 
     Land units move between the target and adjacent friendly areas, either way (an invasion's
     origin counts as adjacent, LR 9.3.2). Naval and air units move from the target to friendly
     ports or airfields within range of it (``extended`` if declared), or from such a port or
-    airfield into the target. Occupation must hold where the unit ends. Fortresses and logistics
-    units never regroup.
+    airfield into the target. Occupation must hold where the unit ends; with ``passing``, a unit
+    leaving the target does not count the friendly units already where it goes, since the limits
+    may be exceeded until the end of the regroup (LR 7.1, 9.2 step 7d); the target itself, checked
+    when the operation ends, keeps its limits. Fortresses and logistics units never regroup.
     """
     graph = graph_of(module)
     unit_class = graph.unit_class[unit.type]
@@ -798,7 +801,14 @@ def regroup_destinations(
         elif base(power, here) and target in _op_reach(snap, unit, here, steps, target):
             options = {target}
     options.discard(here)
-    return sorted(b for b in options if stop_allowed(snap, power, unit.type, b, excluded=(unit.id,)))
+    found = []
+    for b in sorted(options):
+        excluded = [unit.id]
+        if passing and here == target:
+            excluded += [u.id for u in snap.units_in(b) if snap.friendly(power, u.power)]
+        if stop_allowed(snap, power, unit.type, b, excluded=excluded):
+            found.append(b)
+    return found
 
 
 __all__ = [
