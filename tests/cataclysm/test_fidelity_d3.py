@@ -344,3 +344,22 @@ def test_a_regroup_may_swap_units_between_full_areas_lr_7_1() -> None:
     choose(game, "germany", "done")
     areas = {uid: area for uid, (_, area, _) in _units(game).items()}
     assert areas == {1: "poland", 2: "east-prussia", 3: "poland", 4: "east-prussia"}
+
+
+def test_a_unit_interned_in_the_cup_comes_back_on_its_regular_side_lr_5_6_2() -> None:
+    """LR 5.6.2 (L1300-1302) and 6.1.4: a unit that may no longer stay where it is may go to the
+    action cup, and an upgraded unit comes back on its regular side: a British strategic air force
+    in French Lorraine, sent to the cup when the alliance breaks, goes in as a tactical air force
+    (before, the cup held a strategic air force counter, which would be placed upgraded)."""
+    game = setup(
+        "europe-1939",
+        [("united-kingdom", "strategic-air", "lorraine")],
+        [("france", "germany"), ("united-kingdom", "germany")],
+    )
+    game.state.alliances["democracy"] = ["france", "united-kingdom"]
+    _leave_alliances(game, "united-kingdom")
+    game.run()
+    assert game.pending is not None and "to the cup" in options(game)
+    choose(game, "united-kingdom", "to the cup")
+    assert "unit:united-kingdom:tactical-air" in game.state.cup
+    assert "unit:united-kingdom:strategic-air" not in game.state.cup

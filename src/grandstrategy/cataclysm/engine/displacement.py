@@ -116,8 +116,11 @@ def _sweep_answer(game: CataclysmGame, current: Step) -> None:
 
 
 def _to_cup(game: CataclysmGame, unit: Unit) -> None:
+    """Into the action cup, on its regular side (LR 5.6.2: interned units come back unupgraded)."""
+    types = game.module.unit_types.values()
+    regular = next((t.id for t in types if t.upgrades_to == unit.type), unit.type)
     game.state.units.remove(unit)
-    game.state.cup.append(f"unit:{unit.power}:{unit.type}")
+    game.state.cup.append(f"unit:{unit.power}:{regular}")
     game.state.cup.sort()
     game.note(f"{unit.power}'s {unit.type} may not stay in {game.module.area(unit.area).name}: to the cup")
 
