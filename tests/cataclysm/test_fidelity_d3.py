@@ -363,3 +363,17 @@ def test_a_unit_interned_in_the_cup_comes_back_on_its_regular_side_lr_5_6_2() ->
     choose(game, "united-kingdom", "to the cup")
     assert "unit:united-kingdom:tactical-air" in game.state.cup
     assert "unit:united-kingdom:strategic-air" not in game.state.cup
+
+
+def test_a_deployment_moves_only_the_powers_own_units_lr_8_4() -> None:
+    """LR 8.4 (L1722): allied units may not be moved by a deployment, unlike in an operation; the
+    British deployment offers its own army only, not the belligerent French ally's."""
+    game = setup(
+        "europe-1939",
+        [("united-kingdom", "infantry-army", "paris"), ("france", "infantry-army", "paris")],
+        [("france", "germany"), ("united-kingdom", "germany")],
+    )
+    game.state.alliances["democracy"] = ["france", "united-kingdom"]
+    _deploy(game, "united-kingdom")
+    moves = [o for o in options(game) if o.startswith("move ")]
+    assert moves == ["move #1 infantry-army in Paris"]
