@@ -377,3 +377,19 @@ def test_a_deployment_moves_only_the_powers_own_units_lr_8_4() -> None:
     _deploy(game, "united-kingdom")
     moves = [o for o in options(game) if o.startswith("move ")]
     assert moves == ["move #1 infantry-army in Paris"]
+
+
+def test_gibraltar_is_reached_by_the_south_coast_only_lr_2_3_3() -> None:
+    """LR 2.3.3 (L440), 7.3.1 and 10.11: Gibraltar is on Spain's south coast, so a British fleet
+    regrouping from a battle in the North Sea reaches it by the Mid-Atlantic Ocean (three areas),
+    not by the Western Approaches and the north coast (two): out of normal range, in extended
+    range (before, the north coast counted and Gibraltar was two areas away)."""
+    from grandstrategy.cataclysm.rules.movement import regroup_destinations
+    from grandstrategy.cataclysm.state import Unit
+
+    game = setup("europe-1939", [], [])
+    module, state = game.module, game.state
+    fleet = Unit(1, "united-kingdom", "surface-fleet", "north-sea")
+    state.units = [fleet]
+    assert "spain" not in regroup_destinations(module, state, fleet, "north-sea")
+    assert "spain" in regroup_destinations(module, state, fleet, "north-sea", extended=True)

@@ -585,6 +585,9 @@ def _op_reach(snap: Snapshot, unit: Unit, start: str, steps: int, target: str | 
                     continue
                 if naval:
                     ok = _naval_entry(snap, power, unit.type, there, target, check_range=False)
+                    if ok and there in graph.special_base:  # only by the base's coast (LR 2.3.3)
+                        only = base_coast(snap, power, there)
+                        ok = only is None or graph.coast_of.get((there, here)) == only
                 else:
                     ok = _air_entry(snap, power, there, target, in_op=True)
                 if ok:
