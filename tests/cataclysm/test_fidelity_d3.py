@@ -393,3 +393,25 @@ def test_gibraltar_is_reached_by_the_south_coast_only_lr_2_3_3() -> None:
     state.units = [fleet]
     assert "spain" not in regroup_destinations(module, state, fleet, "north-sea")
     assert "spain" in regroup_destinations(module, state, fleet, "north-sea", extended=True)
+
+
+def test_production_may_keep_the_dreadnought_refit_lr_4_6_12_1_2() -> None:
+    """LR 4.6 (L1018) and 12.1.2 (L2457): Italy *may* give up its Dreadnought Refit marker to
+    construct a fleet for one build. With two builds it may instead pay both and keep the marker
+    (before, production always spent it); with the marker it may pay one and keep a build."""
+    game = setup("europe-1939", [], [])
+    state = game.state
+    counter = game.module.unit_types["surface-fleet"].counter
+    state.powers["italy"].force_pool[counter] = 2
+    game.push("construct", power="italy", builds=2, industrial=0)
+    game.run()
+    assert {"build surface-fleet", "build surface-fleet with the Dreadnought Refit"} <= set(options(game))
+    choose(game, "italy", "build surface-fleet")
+    assert "dreadnought-refit-italy" in state.markers
+    assert game.pending is None  # both builds are spent
+
+    game.push("construct", power="italy", builds=2, industrial=0)
+    game.run()
+    choose(game, "italy", "build surface-fleet with the Dreadnought Refit")
+    assert "dreadnought-refit-italy" not in state.markers
+    assert game.pending is not None and "1 build(s)" in game.pending["prompt"]

@@ -287,6 +287,29 @@ def build_options(
     return options
 
 
+REFIT_OPTION = "build surface-fleet with the Dreadnought Refit"
+
+
+def refit_marker(power: str) -> str:
+    """The power's Dreadnought Refit marker (LR 12.1.2, 12.2.1)."""
+    return f"dreadnought-refit-{power}"
+
+
+def refit_option(game: CataclysmGame, power: str) -> list[str]:
+    """A surface fleet for one build by giving up the power's Dreadnought Refit marker.
+
+    LR 12.1.2 and 12.2.1: Italy and France *may* use the marker when they construct a fleet, in
+    production (LR 4.6) or with build actions (LR 8.3); ``build surface-fleet`` pays the full two
+    builds and keeps it.
+    """
+    if (
+        refit_marker(power) not in game.state.markers
+        or game.state.powers[power].force_pool.get(game.module.unit_types["surface-fleet"].counter, 0) <= 0
+    ):
+        return []
+    return [REFIT_OPTION]
+
+
 def take_built(game: CataclysmGame, power: str, item: str) -> str:
     """Take a built counter out of the force pool; return its notation (``unit:...``/``upgrade:...``)."""
     line = game.state.powers[power]

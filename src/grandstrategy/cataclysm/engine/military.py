@@ -10,7 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from grandstrategy.cataclysm.engine import atomic, operations
-from grandstrategy.cataclysm.engine.common import build_options, set_area, take_built, unit_from_option
+from grandstrategy.cataclysm.engine.common import (
+    REFIT_OPTION,
+    build_options,
+    refit_marker,
+    refit_option,
+    set_area,
+    take_built,
+    unit_from_option,
+)
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.engine.special import flip_rhineland
@@ -61,7 +69,7 @@ def _military_action(game: CataclysmGame, current: Step) -> None:
         if power == "germany" and "rhineland" in game.state.markers:
             options.append("remilitarize rhineland")  # LR 12.1.1: by a military action too
         if belligerent(game.state, power):
-            options += build_options(game, power, left) + _refit_option(game, power)
+            options += build_options(game, power, left) + refit_option(game, power)
             options += atomic.build_option(game, power)
         options += atomic.targets(game, power)
         if _deployable(game, power, None):
@@ -112,7 +120,7 @@ def _military_action_answer(game: CataclysmGame, current: Step) -> None:
         return
     refit = choice == REFIT_OPTION
     if refit:  # LR 12.1.2, 12.2.1: the marker leaves play and the fleet costs one build
-        game.state.markers.remove(_refit_marker(power))
+        game.state.markers.remove(refit_marker(power))
         game.note(f"{power} uses its Dreadnought Refit marker (LR 12.1.2, 12.2.1)")
         choice = "build surface-fleet"
     if choice.startswith("build "):
@@ -128,27 +136,6 @@ def _military_action_answer(game: CataclysmGame, current: Step) -> None:
         game.push("military-action", left=left - cost, **rest)
         return
     operations.declare(game, power, choice, left=left, deployed=deployed, only=current.get("only"))
-
-
-REFIT_OPTION = "build surface-fleet with the Dreadnought Refit"
-
-
-def _refit_marker(power: str) -> str:
-    return f"dreadnought-refit-{power}"
-
-
-def _refit_option(game: CataclysmGame, power: str) -> list[str]:
-    """A surface fleet for one build action by giving up the power's Dreadnought Refit marker.
-
-    LR 12.1.2 and 12.2.1 let Italy and France use the marker whenever they construct a fleet, and
-    build actions construct (LR 8.3); the power may also pay the full two actions and keep it.
-    """
-    if (
-        _refit_marker(power) not in game.state.markers
-        or game.state.powers[power].force_pool.get(game.module.unit_types["surface-fleet"].counter, 0) <= 0
-    ):
-        return []
-    return [REFIT_OPTION]
 
 
 @step("dow-cancelled")

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from grandstrategy.cataclysm.engine.common import (
+    REFIT_OPTION,
     build_options,
     counters_off_map,
     parse_counter,
     power_order,
+    refit_marker,
+    refit_option,
     stability_test,
     take_built,
 )
@@ -265,8 +268,7 @@ def _convert(game: CataclysmGame, current: Step) -> None:
 def _construct(game: CataclysmGame, current: Step) -> None:
     """Spend builds on counters from the force pool (LR 4.6); leftover builds are lost."""
     power, left = current["power"], current["builds"]
-    refit = _refit_marker(game, power)
-    options = ["done", *build_options(game, power, left, dreadnought_refit=refit is not None)]
+    options = ["done", *build_options(game, power, left), *refit_option(game, power)]
     if left == 0 or options == ["done"]:
         game.push("war-offensives", power=power, industrial=current["industrial"])
         return
@@ -281,11 +283,6 @@ def _construct(game: CataclysmGame, current: Step) -> None:
     )
 
 
-def _refit_marker(game: CataclysmGame, power: str) -> str | None:
-    marker = f"dreadnought-refit-{power}"
-    return marker if marker in game.state.markers else None
-
-
 @step("construct-answer")
 def _construct_answer(game: CataclysmGame, current: Step) -> None:
     power = current["power"]
@@ -294,11 +291,11 @@ def _construct_answer(game: CataclysmGame, current: Step) -> None:
         return
     state = game.state
     line = state.powers[power]
-    item = current["choice"].removeprefix("build ")
-    refit = _refit_marker(game, power) if item == "surface-fleet" else None
-    cost, next_turn = build_cost(game.module, power, item, dreadnought_refit=refit is not None)
-    if refit is not None:
-        state.markers.remove(refit)  # the Dreadnought Refit marker leaves play (LR 4.6)
+    refit = current["choice"] == REFIT_OPTION
+    item = "surface-fleet" if refit else current["choice"].removeprefix("build ")
+    cost, next_turn = build_cost(game.module, power, item, dreadnought_refit=refit)
+    if refit:  # the Dreadnought Refit marker leaves play (LR 4.6, 12.1.2, 12.2.1)
+        state.markers.remove(refit_marker(power))
     counter = take_built(game, power, item)
     if next_turn:
         state.turn_track.setdefault(state.turn + 2, []).append(counter)
