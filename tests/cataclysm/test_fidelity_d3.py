@@ -415,3 +415,25 @@ def test_production_may_keep_the_dreadnought_refit_lr_4_6_12_1_2() -> None:
     choose(game, "italy", "build surface-fleet with the Dreadnought Refit")
     assert "dreadnought-refit-italy" not in state.markers
     assert game.pending is not None and "1 build(s)" in game.pending["prompt"]
+
+
+def test_a_fortress_in_a_former_allys_area_goes_to_the_cup_lr_6_1_4() -> None:
+    """LR 6.1.4 (L1410) and 5.6.2 (L1300): units that can no longer occupy their area retreat or go
+    to the action cup, at their owner's choice; a fortress cannot retreat (LR 10.10.1) but may go
+    to the cup (before, it was destroyed). A logistics unit there is destroyed, as LR 7.1.4 says
+    of one whose area is no longer friendly."""
+    game = setup(
+        "europe-1939",
+        [("united-kingdom", "fortress", "lorraine"), ("united-kingdom", "logistics", "provence")],
+        [("france", "germany"), ("united-kingdom", "germany")],
+    )
+    game.state.alliances["democracy"] = ["france", "united-kingdom"]
+    pool = dict(game.state.powers["united-kingdom"].force_pool)
+    _leave_alliances(game, "united-kingdom")
+    game.run()
+    assert game.pending is None  # the only choice for each is forced
+    assert game.state.units == []
+    assert "unit:united-kingdom:fortress" in game.state.cup
+    assert "unit:united-kingdom:logistics" not in game.state.cup
+    counter = game.module.unit_types["logistics"].counter
+    assert game.state.powers["united-kingdom"].force_pool[counter] == pool.get(counter, 0) + 1

@@ -83,8 +83,8 @@ def _sweep(game: CataclysmGame, current: Step) -> None:
     except ValueError:
         places = []
     options = [module.area(a).name for a in places if a != unit.area]
-    if unit.type not in ("fortress", "logistics"):
-        options.append("to the cup")
+    if unit.type != "logistics":  # destroyed when its area is no longer friendly (LR 7.1.4)
+        options.append("to the cup")  # a fortress cannot retreat, but may go to the cup (LR 6.1.4)
     game.push(SWEEP)
     if not options:
         _destroy(game, unit)
