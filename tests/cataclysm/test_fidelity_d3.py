@@ -303,8 +303,9 @@ def test_units_that_operated_may_deploy_later_in_the_offensive_lr_8_4_2() -> Non
 
 
 def _conquer_poland() -> CataclysmGame:
-    """Germany takes Poland with a tank and an infantry army from Silesia; East Prussia, next to
-    Poland, holds a German tank and infantry army: both areas are full when the regroup starts."""
+    """Germany takes Poland with a tank and an infantry army from Silesia; East Prussia and Berlin,
+    next to Poland, each hold a German tank and infantry army: all three areas are full when the
+    regroup starts."""
     game = setup(
         "europe-1939",
         [
@@ -312,6 +313,8 @@ def _conquer_poland() -> CataclysmGame:
             ("germany", "infantry-army", "silesia"),
             ("germany", "tank-army", "east-prussia"),
             ("germany", "infantry-army", "east-prussia"),
+            ("germany", "tank-army", "berlin"),
+            ("germany", "infantry-army", "berlin"),
         ],
         [("germany", "france")],
     )
@@ -336,6 +339,7 @@ def test_a_regroup_may_swap_units_between_full_areas_lr_7_1() -> None:
     game = _conquer_poland()
     choose(game, "germany", "regroup #2 infantry-army in Poland")
     assert "East Prussia" in options(game)
+    assert "Berlin" not in options(game)  # a production site is crowded only by a new unit (LR 7.1)
     choose(game, "germany", "East Prussia")
     assert "done" not in options(game)  # East Prussia holds three land units
     choose(game, "germany", "regroup #3 tank-army in East Prussia")
@@ -343,7 +347,7 @@ def test_a_regroup_may_swap_units_between_full_areas_lr_7_1() -> None:
     assert "done" in options(game)
     choose(game, "germany", "done")
     areas = {uid: area for uid, (_, area, _) in _units(game).items()}
-    assert areas == {1: "poland", 2: "east-prussia", 3: "poland", 4: "east-prussia"}
+    assert areas == {1: "poland", 2: "east-prussia", 3: "poland", 4: "east-prussia", 5: "berlin", 6: "berlin"}
 
 
 def test_a_unit_interned_in_the_cup_comes_back_on_its_regular_side_lr_5_6_2() -> None:

@@ -758,7 +758,12 @@ def _regroup_places(game: CataclysmGame, op: Op, unit: Unit, *, passing: bool = 
         invasion_origin=origin,
         passing=passing,
     )
-    denied = denied_areas(game.state, unit.power)
+    denied = set(denied_areas(game.state, unit.power))
+    if passing:  # a production site may be crowded only by a unit played there (LR 7.1)
+        sites = set(production_sites(game.module, game.state, unit.power)).intersection(places)
+        if sites:
+            strict = _regroup_places(game, op, unit)
+            denied |= sites - set(strict)
     return [p for p in places if p not in denied]
 
 
@@ -780,11 +785,10 @@ def _regroup_moves(
 
 def regroup_excess(game: CataclysmGame, op: Op, power: str, entered: list[str]) -> list[str]:
     """The excesses over the occupation limits of the power's ideology in the areas its regroup has
-    entered, the target (checked when the operation ends) and production sites aside: a regroup
-    may not end so (LR 7.1, 10.11)."""
+    entered, the target aside (checked when the operation ends): a regroup may not end so (LR 7.1,
+    10.11). A production site is entered only within its limits, so it is never over them here."""
     module, state = game.module, game.state
-    skip = {op["target"], *production_sites(module, state, power)}
-    areas = [a for a in dict.fromkeys(entered) if a not in skip]
+    areas = [a for a in dict.fromkeys(entered) if a != op["target"]]
     if not areas:
         return []
     exempt = set(module.areas) - set(areas)
