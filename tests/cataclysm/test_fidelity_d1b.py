@@ -67,7 +67,8 @@ def test_a_fleet_coming_to_gibraltar_from_the_atlantic_stands_on_the_south_coast
     game.state.units = game.state.units[1:]
     _deploy(game, "united-kingdom")
     choose_starting(game, "united-kingdom", "move #2 surface-fleet")
-    choose(game, "united-kingdom", "Spain")
+    assert "Spain (north coast)" not in options(game)  # the base is on the south coast only
+    choose(game, "united-kingdom", "Spain (south coast)")
     assert _units(game)[2] == ("surface-fleet", "spain", "south")
 
 
@@ -84,27 +85,12 @@ def test_gibraltar_is_entered_from_the_western_approaches_only_around_the_coast_
     assert "mid-atlantic-ocean" in step_moves(game.module, game.state, fleet, "naval")
     _deploy(game, "united-kingdom")
     choose_starting(game, "united-kingdom", "move #2 surface-fleet")
-    choose(game, "united-kingdom", "Spain")
+    assert "Spain (north coast)" not in options(game)  # the base is on the south coast only
+    choose(game, "united-kingdom", "Spain (south coast)")
     assert _units(game)[2] == ("surface-fleet", "spain", "south")
 
 
 # ---- LR 3.7.2 with 2.2.1: the owner chooses the coast of a new fleet -------------------------------
-
-
-def test_a_new_fleet_in_lombardy_goes_on_the_coast_its_owner_chooses_lr_2_2_1() -> None:
-    """LR 3.7.2 (L783) with 2.2.1 (L280): Italy places a new surface fleet in Lombardy, which has an
-    Adriatic and a Tyrrhenian coast; Italy chooses the coast (here the east, Adriatic one), and the
-    fleet's own deployment then leaves only from that coast."""
-    game = setup("europe-1939", [], [])
-    game.push("place-unit", power="italy", unit_type="surface-fleet", choice="lombardy")
-    game.run()
-    assert game.pending is not None and "coast of Lombardy" in game.pending["prompt"]
-    assert options(game) == ["east", "west"]
-    choose(game, "italy", "east")
-    assert _units(game)[1] == ("surface-fleet", "lombardy", "east")
-    assert any(o.startswith("move #1 surface-fleet") for o in options(game))  # its deployment
-    fleet = game.state.units[0]
-    assert step_moves(game.module, game.state, fleet, "naval") == {"adriatic-sea"}
 
 
 def test_a_new_fleet_in_a_one_coast_area_is_placed_without_a_question_lr_3_7_2() -> None:
@@ -384,24 +370,6 @@ def test_gibraltar_is_a_port_for_the_uks_lines_of_communication_lr_4_3() -> None
     settle(game)
     assert not any("limited supply" in line for line in game.state.log)
     assert _terms(game) == [2, 0, 2, 0]
-
-
-def test_the_bots_answer_the_coast_of_a_new_fleet() -> None:
-    """The coast decision of LR 3.7.2 with 2.2.1 is an ordinary decision: the heuristic and random
-    bots answer it with a legal coast, and the game goes on to the new fleet's deployment."""
-    from grandstrategy.cataclysm.engine.invariants import problems
-    from grandstrategy.core.session import DecisionPoint
-    from grandstrategy.play.bots import HeuristicBot, RandomBot
-
-    for bot in (HeuristicBot(1), RandomBot(1)):
-        game = setup("europe-1939", [], [])
-        game.push("place-unit", power="italy", unit_type="surface-fleet", choice="lombardy")
-        game.run()
-        who = game.to_act()
-        decision = DecisionPoint(who, tuple(game.legal_actions()), game.phase())  # type: ignore[arg-type]
-        game.apply(bot.choose(game, decision))
-        assert game.state.units[0].coast in ("east", "west")
-        assert not problems(game)
 
 
 def test_one_army_across_a_strait_gives_the_defender_its_plus_one_lr_10_4() -> None:

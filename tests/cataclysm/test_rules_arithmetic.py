@@ -157,6 +157,6 @@ def test_odds_command_bare_numbers(cli) -> None:  # type: ignore[no-untyped-def]
     assert Fraction(data["exact"]["attacker_wins"]) == exact.attacker_wins
 
 
-def test_odds_command_rejects_zero_dice(cli) -> None:  # type: ignore[no-untyped-def]
-    result = cli("cataclysm", "odds", "--attacker-dice", "0", "--defender-dice", "1")
+def test_odds_command_rejects_negative_dice(cli) -> None:  # type: ignore[no-untyped-def]
+    result = cli("cataclysm", "odds", "--attacker-dice", "-1", "--defender-dice", "1")
     assert result.code == 2 and "Traceback" not in result.err

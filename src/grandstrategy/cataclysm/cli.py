@@ -186,11 +186,21 @@ def map_command(scenario_id: str | None, out: Path, module_dir: Path | None) -> 
 
 
 @app.command()
-@click.option("--attacker-dice", type=click.IntRange(1, 12), default=None, help="Dice the attacker rolls.")
+@click.option(
+    "--attacker-dice",
+    type=click.IntRange(0, 12),
+    default=None,
+    help="Dice the attacker rolls (0: one die at -1, LR 2.8).",
+)
 @click.option(
     "--attacker-mod", type=int, default=0, show_default=True, help="Modifier to the attacker's result."
 )
-@click.option("--defender-dice", type=click.IntRange(1, 12), default=None, help="Dice the defender rolls.")
+@click.option(
+    "--defender-dice",
+    type=click.IntRange(0, 12),
+    default=None,
+    help="Dice the defender rolls (0: one die at -1, LR 2.8).",
+)
 @click.option(
     "--defender-mod", type=int, default=0, show_default=True, help="Modifier to the defender's result."
 )
@@ -224,9 +234,12 @@ def odds(
         return
     if attacker_dice is None or defender_dice is None:
         raise click.UsageError("give --attacker-dice and --defender-dice, or --situation FILE")
-    from grandstrategy.cataclysm.rules.dice import combat_odds
+    from grandstrategy.cataclysm.rules.dice import combat_odds, rolled
 
-    result = combat_odds(attacker_dice, attacker_mod, defender_dice, defender_mod)
+    # LR 2.8: a side reduced to zero dice rolls one die at -1
+    a_dice, a_mod = rolled(attacker_dice, attacker_mod)
+    d_dice, d_mod = rolled(defender_dice, defender_mod)
+    result = combat_odds(a_dice, a_mod, d_dice, d_mod)
     loser = {str(k): float(v) for k, v in result.loser_losses().items()}
     data: dict[str, Any] = {
         "method": "exact",
@@ -243,6 +256,13 @@ def odds(
             "tie": str(result.tie),
         },
     }
+    if 0 in (attacker_dice, defender_dice):  # what was rolled instead of zero dice (LR 2.8)
+        data["rolled"] = {
+            "attacker_dice": a_dice,
+            "attacker_mod": a_mod,
+            "defender_dice": d_dice,
+            "defender_mod": d_mod,
+        }
     if as_json:
         _print_json(data)
         return
@@ -250,6 +270,12 @@ def odds(
         f"Attacker {attacker_dice} dice {attacker_mod:+d} vs defender {defender_dice} dice {defender_mod:+d} "
         "(exact: every die result enumerated)"
     )
+    for role, asked, count, mod in (
+        ("attacker", attacker_dice, a_dice, a_mod),
+        ("defender", defender_dice, d_dice, d_mod),
+    ):
+        if asked == 0:
+            click.echo(f"  the {role} has no dice left: it rolls {count} die {mod:+d} (LR 2.8)")
     click.echo(
         f"  attacker wins {data['attacker_wins']:.2%}   defender wins {data['defender_wins']:.2%}   "
         f"tie {data['tie']:.2%} (1 loss each)"

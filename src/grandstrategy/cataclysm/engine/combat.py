@@ -33,11 +33,11 @@ from grandstrategy.cataclysm.engine.operations import (
 from grandstrategy.cataclysm.module.schema import AreaStatus, Ideology
 from grandstrategy.cataclysm.rules import combat as arithmetic
 from grandstrategy.cataclysm.rules.civil_war import deciding_power, retreat_areas
-from grandstrategy.cataclysm.rules.control import at_war, controller, friendly_powers
+from grandstrategy.cataclysm.rules.control import at_war, controller, friendly_powers, production_sites
 from grandstrategy.cataclysm.rules.dice import roll_result
 from grandstrategy.cataclysm.rules.economy import limited_in_play, undamaged_printed
 from grandstrategy.cataclysm.rules.movement import regroup_destinations, retreat_destinations
-from grandstrategy.cataclysm.rules.occupation import may_stop
+from grandstrategy.cataclysm.rules.occupation import may_stop, violations
 from grandstrategy.cataclysm.rules.special import denied_areas
 from grandstrategy.cataclysm.state import Unit
 
@@ -615,6 +615,7 @@ def _aftermath(game: CataclysmGame, current: Step) -> None:
             and op.get("fight", {}).get("excess")
             and op.get("winner") != "defender"
         ):
+            # more losses than the defender's air units can take, a tie included (LR 9.5.2)
             steps.append({"do": "bombing-damage", "op": op})
     steps.append({"do": "triumph", "op": op})
     steps.append({"do": "op-end", "op": op, "conquered": conquered})
@@ -770,16 +771,28 @@ def _regrouping_powers(game: CataclysmGame, op: Op, side: str) -> list[str]:
     ]
 
 
-def _regroup_places(game: CataclysmGame, op: Op, unit: Unit) -> list[str]:
+def _regroup_places(game: CataclysmGame, op: Op, unit: Unit, *, passing: bool = False) -> list[str]:
     """Regroup destinations (LR 10.11); an invasion's origin counts as adjacent (LR 9.3.2); Germany
     may not enter the demilitarized Ruhr (LR 12.1.1). Only a unit activated at extended range
-    regroups within extended range (LR 7.3.3)."""
+    regroups within extended range (LR 7.3.3). ``passing``: during the regroup itself, when the
+    limits may be exceeded until it ends (LR 7.1)."""
     origin = op["origins"][0] if op["variant"] == "invasion" and op["origins"] else None
     extended = unit.id in op.get("extended_units", [])
     places = regroup_destinations(
-        game.module, game.state, unit, op["target"], extended=extended, invasion_origin=origin
+        game.module,
+        game.state,
+        unit,
+        op["target"],
+        extended=extended,
+        invasion_origin=origin,
+        passing=passing,
     )
-    denied = denied_areas(game.state, unit.power)
+    denied = set(denied_areas(game.state, unit.power))
+    if passing:  # a production site may be crowded only by a unit played there (LR 7.1)
+        sites = set(production_sites(game.module, game.state, unit.power)).intersection(places)
+        if sites:
+            strict = _regroup_places(game, op, unit)
+            denied |= sites - set(strict)
     return [p for p in places if p not in denied]
 
 
@@ -793,10 +806,23 @@ def _regroup_moves(
             continue
         if unit.type in ("fortress", "logistics"):
             continue
-        places = [p for p in _regroup_places(game, op, unit) if p != unit.area]
+        places = [p for p in _regroup_places(game, op, unit, passing=True) if p != unit.area]
         if places:
             moves.append((unit, places))
     return moves
+
+
+def regroup_excess(game: CataclysmGame, op: Op, power: str, entered: list[str]) -> list[str]:
+    """The excesses over the occupation limits of the power's ideology in the areas its regroup has
+    entered, the target aside (checked when the operation ends): a regroup may not end so (LR 7.1,
+    10.11). A production site is entered only within its limits, so it is never over them here."""
+    module, state = game.module, game.state
+    areas = [a for a in dict.fromkeys(entered) if a != op["target"]]
+    if not areas:
+        return []
+    exempt = set(module.areas) - set(areas)
+    ideology = ideology_of(game, power).value
+    return [line for line in violations(module, state, exempt=exempt) if f": {ideology} has " in line]
 
 
 @step("regroup")
@@ -811,7 +837,9 @@ def _regroup(game: CataclysmGame, current: Step) -> None:
     if not moves:
         game.push("regroup", op=op, side=side, classes=classes, powers=powers[1:])
         return
-    options = ["done"] + [f"regroup #{u.id} {u.type} in {game.module.area(u.area).name}" for u, _ in moves]
+    entered: list[str] = current.get("entered", [])
+    done = [] if regroup_excess(game, op, power, entered) else ["done"]  # limits hold at the end (LR 7.1)
+    options = done + [f"regroup #{u.id} {u.type} in {game.module.area(u.area).name}" for u, _ in moves]
     game.ask(
         power,
         "regroup a unit, or done (LR 10.11)",
@@ -821,6 +849,7 @@ def _regroup(game: CataclysmGame, current: Step) -> None:
         side=side,
         classes=classes,
         powers=powers,
+        **({"entered": entered} if entered else {}),
     )
 
 
@@ -831,7 +860,7 @@ def _regroup_answer(game: CataclysmGame, current: Step) -> None:
         game.push("regroup", op=op, side=side, classes=classes, powers=powers[1:])
         return
     unit = unit_from_option(game, current["choice"])
-    places = [p for p in _regroup_places(game, op, unit) if p != unit.area]
+    places = [p for p in _regroup_places(game, op, unit, passing=True) if p != unit.area]
     game.ask(
         unit.power,
         f"regroup your {unit.type} to (LR 10.11)",
@@ -842,6 +871,7 @@ def _regroup_answer(game: CataclysmGame, current: Step) -> None:
         classes=classes,
         powers=powers,
         unit=unit.id,
+        **({"entered": current["entered"]} if current.get("entered") else {}),
     )
 
 
@@ -852,7 +882,14 @@ def _regroup_move(game: CataclysmGame, current: Step) -> None:
     assert area_id is not None
     _move(game, unit, area_id, "regroups")
     rest = {k: v for k, v in current.items() if k not in ("do", "choice", "unit")}
+    if area_id != op_target(current):
+        rest["entered"] = [*current.get("entered", []), area_id]  # checked when the regroup ends
     game.push("regroup", **rest)
+
+
+def op_target(current: Step) -> str:
+    """The target of the operation a regroup step belongs to."""
+    return str(current["op"]["target"])
 
 
 # ---- the end of the operation ---------------------------------------------------------------------

@@ -68,11 +68,15 @@ def _check_result(game: CataclysmGame, current: Step) -> None:
     game.stack.append({**current["next"], "success": success, "dice": current["dice"]})
 
 
-def set_area(game: CataclysmGame, unit: Unit, area_id: str) -> None:
-    """Put a unit in an area; in an area with two coasts a naval unit stands on the coast it
-    reaches by sea (at a special base, the base's coast), any other unit on the first (LR 2.2.1, 2.3.3,
-    ``rules.movement.coast_on_arrival``)."""
-    unit.coast = coast_on_arrival(game.module, unit, area_id, game.state)
+def set_area(game: CataclysmGame, unit: Unit, area_id: str, *, coast: str | None = None) -> None:
+    """Put a unit in an area. In an area with two coasts (LR 2.2.1) a naval unit stands on ``coast``
+    when its owner chose one, else on the coast it reaches by sea (at a special base, the base's
+    coast, LR 2.3.3; ``rules.movement.coast_on_arrival``); any other unit on the first coast."""
+    area = game.module.area(area_id)
+    if coast is not None and area.coasts and coast in area.coasts:
+        unit.coast = coast
+    else:
+        unit.coast = coast_on_arrival(game.module, unit, area_id, game.state)
     unit.area = area_id
 
 

@@ -112,7 +112,7 @@ def _play_counter(game: CataclysmGame, current: Step) -> None:
         game.ask(
             power,
             f"place your {detail} at a production site (LR 3.7.2)",
-            placements(game, power, detail),
+            _placement_options(game, power, detail),
             "place-unit",
             power=power,
             unit_type=detail,
@@ -150,6 +150,23 @@ def placements(game: CataclysmGame, power: str, unit_type: str) -> list[str]:
     return sorted(area for area in reachable if area in sites or _room_for(game, power, area, "naval"))
 
 
+COAST_SUFFIX = " coast)"
+
+
+def _placement_options(game: CataclysmGame, power: str, unit_type: str) -> list[str]:
+    """:func:`placements` as options; a naval unit placed in an area with two coasts is placed on
+    one of them, its owner's choice: ``lombardy (west coast)`` (LR 2.2.1, 3.7.2)."""
+    naval = game.module.unit_types[unit_type].unit_class == "naval"
+    options: list[str] = []
+    for area_id in placements(game, power, unit_type):
+        coasts = game.module.area(area_id).coasts
+        if naval and coasts:
+            options += [f"{area_id} ({coast}{COAST_SUFFIX}" for coast in sorted(coasts)]
+        else:
+            options.append(area_id)
+    return options
+
+
 def _room_for(game: CataclysmGame, power: str, area_id: str, unit_class: str) -> bool:
     """Whether one more unit of this class fits the area's occupation limit for the power's ideology."""
     module, state = game.module, game.state
@@ -163,46 +180,20 @@ def _room_for(game: CataclysmGame, power: str, area_id: str, unit_class: str) ->
 
 @step("place-unit")
 def _place_unit(game: CataclysmGame, current: Step) -> None:
-    area = game.module.area(current["choice"])
-    unit_class = game.module.unit_types[current["unit_type"]].unit_class
-    if unit_class == "naval" and area.coasts and len(area.coasts) > 1:
-        # LR 2.2.1: a naval unit in a two-coast area stands on one coast; the rules leave the coast
-        # of a newly placed one to its owner (LR 3.7.2 places it, the owner placing)
-        seas = "; ".join(
-            f"{coast}: {', '.join(game.module.area(sea).name for sea in area.coasts[coast])}"
-            for coast in sorted(area.coasts)
-        )
-        game.ask(
-            current["power"],
-            f"choose the coast of {area.name} your new {current['unit_type']} stands on ({seas}; LR 2.2.1)",
-            sorted(area.coasts),
-            "place-unit-on-coast",
-            power=current["power"],
-            unit_type=current["unit_type"],
-            area=area.id,
-        )
-        return
-    _put_new_unit(game, current["power"], current["unit_type"], area.id, None)
-
-
-@step("place-unit-on-coast")
-def _place_unit_on_coast(game: CataclysmGame, current: Step) -> None:
-    _put_new_unit(game, current["power"], current["unit_type"], current["area"], current["choice"])
-
-
-def _put_new_unit(game: CataclysmGame, power: str, unit_type: str, area_id: str, coast: str | None) -> None:
-    """Place a new unit (on ``coast`` if given), then offer it a deployment of its own (LR 3.7.2)."""
     state = game.state
-    area = game.module.area(area_id)
-    unit = Unit(state.next_unit_id, power, unit_type, area.id)
-    set_area(game, unit, area.id)
-    if coast is not None:
-        unit.coast = coast
+    choice: str = current["choice"]
+    coast: str | None = None
+    if choice.endswith(COAST_SUFFIX):
+        choice, _, coast = choice.removesuffix(COAST_SUFFIX).rpartition(" (")
+    area = game.module.area(choice)
+    unit = Unit(state.next_unit_id, current["power"], current["unit_type"], area.id)
+    set_area(game, unit, area.id, coast=coast)
     state.units.append(unit)
+    power = current["power"]
     game.push("deploy", power=power, units=[state.next_unit_id], moved=[], offensive=False, played=True)
-    state.next_unit_id += 1
+    state.next_unit_id += 1  # LR 3.7.2: the new unit may deploy at once, alone
     where = f"{area.name} ({coast} coast)" if coast is not None else area.name
-    game.note(f"{power} places a {unit_type} in {where}")
+    game.note(f"{power} places a {current['unit_type']} in {where}")
 
 
 def upgradable(game: CataclysmGame, power: str, marker: str) -> list[Unit]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from grandstrategy.cataclysm.engine.common import power_order, set_area
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
-from grandstrategy.cataclysm.rules.control import production_sites
+from grandstrategy.cataclysm.rules.control import friendly_powers, production_sites
 from grandstrategy.cataclysm.rules.movement import retreat_destinations
 from grandstrategy.cataclysm.rules.occupation import may_stop
 from grandstrategy.cataclysm.state import Unit
@@ -47,17 +47,42 @@ def _insertion_point(game: CataclysmGame) -> int:
 
 
 def stranded(game: CataclysmGame) -> Unit | None:
-    """The first unit that may not stay in its area, or None (production sites may be crowded, LR 7.1)."""
+    """The first unit that may not stay in its area, or None (production sites may be crowded, LR 7.1).
+
+    A unit that could stay but for units of powers no longer friendly to it beside it is taken only
+    when no unit lacks the right to stay on its own: the guests leave, not their host (LR 6.1.4: the
+    units in a former ally's areas retreat, and those that stay are then alone).
+    """
     module, state = game.module, game.state
     sites: dict[str, set[str]] = {}
+    crowded: Unit | None = None
     for unit in state.units:
         if unit.power not in sites:
             sites[unit.power] = set(production_sites(module, state, unit.power))
         if unit.area in sites[unit.power]:
             continue
         if not may_stop(module, state, unit, unit.area):
-            return unit
-    return None
+            if not _alone_it_may_stay(game, unit):
+                return unit
+            if crowded is None:
+                crowded = unit
+    return crowded
+
+
+def _alone_it_may_stay(game: CataclysmGame, unit: Unit) -> bool:
+    """Whether the unit could stay in its area if the units there of powers not friendly to it left."""
+    module, state = game.module, game.state
+    others = [
+        u
+        for u in state.units
+        if u.area == unit.area and not friendly_powers(module, state, unit.power, u.power)
+    ]
+    if not others:
+        return False
+    trial = state.clone()
+    gone = {u.id for u in others}
+    trial.units = [u for u in trial.units if u.id not in gone]
+    return may_stop(module, trial, unit, unit.area)
 
 
 @step(SWEEP)
@@ -71,7 +96,9 @@ def _sweep(game: CataclysmGame, current: Step) -> None:
     except ValueError:
         places = []
     options = [module.area(a).name for a in places if a != unit.area]
-    if unit.type not in ("fortress", "logistics") and not current.get("aftermath"):
+    if unit.type != "logistics" and not current.get("aftermath"):
+        # a fortress cannot retreat but may go to the cup (LR 6.1.4); a logistics unit is destroyed
+        # when its area is no longer friendly (LR 7.1.4); no cup in a combat's aftermath (LR 2.2.4)
         options.append("to the cup")
     game.push(SWEEP, **({"aftermath": True} if current.get("aftermath") else {}))
     if not options:

@@ -84,11 +84,13 @@ def _occupation(game: CataclysmGame) -> list[str]:
 
     New units may crowd a production site; an operation's target may hold up to the operation's
     allowance until the operation ends; and nothing is checked while units that must leave are
-    still leaving.
+    still leaving, or while a power is regrouping (it may not end its regroup over the limits).
     """
     state, module = game.state, game.module
     if sweep_pending(game):
         return []
+    if game.pending is not None and game.pending["then"].get("do") in ("regroup-answer", "regroup-move"):
+        return []  # a regroup may exceed the limits until it ends (LR 7.1, 9.2 step 7d)
     exempt = {site for power in state.powers for site in production_sites(module, state, power)}
     exempt |= operation_targets([*game.stack, *([game.pending] if game.pending is not None else [])])
     return violations(module, state, exempt=exempt)

@@ -27,7 +27,12 @@ from grandstrategy.cataclysm.engine.special import (
     wnt_option,
 )
 from grandstrategy.cataclysm.rules.control import belligerent
-from grandstrategy.cataclysm.rules.movement import deployment_destinations, deployment_map, may_withdraw
+from grandstrategy.cataclysm.rules.movement import (
+    deployment_coasts,
+    deployment_destinations,
+    deployment_map,
+    may_withdraw,
+)
 from grandstrategy.cataclysm.rules.occupation import violations
 from grandstrategy.cataclysm.rules.special import denied_areas
 from grandstrategy.cataclysm.state import CataclysmState, Unit
@@ -247,7 +252,8 @@ def _deploy(game: CataclysmGame, current: Step) -> None:
             options.append(f"move {unit_label(game, unit)}")
         if _may_withdraw(game, unit):
             options.append(f"withdraw {unit_label(game, unit)}")
-    if len(options) == 1:
+    if len(options) == 1:  # nothing more can move: the deployment is over, as if "done"
+        _note_deployed(game, current)
         return
     game.ask(
         power,
@@ -284,22 +290,39 @@ def _deploy_answer(game: CataclysmGame, current: Step) -> None:
     game.ask(
         current["power"],
         f"deployment: where does {unit_label(game, unit)} go? (LR 7.2, 8.4)",
-        [game.module.area(a).name for a in destinations],
+        [label for a in destinations for label in _destination_labels(game, unit, a)],
         "deploy-move",
         unit=unit.id,
         **rest,
     )
 
 
+COAST_SUFFIX = " coast)"
+
+
+def _destination_labels(game: CataclysmGame, unit: Unit, area_id: str) -> list[str]:
+    """The options naming one destination: the area's name, or for a naval unit going to an area
+    with two coasts one option per coast it may end on, ``Lombardy (west coast)`` (LR 2.2.1)."""
+    name = game.module.area(area_id).name
+    coasts = deployment_coasts(game.module, game.state, unit, area_id)
+    if not coasts:
+        return [name]
+    return [f"{name} ({coast}{COAST_SUFFIX}" for coast in coasts]
+
+
 @step("deploy-move")
 def _deploy_move(game: CataclysmGame, current: Step) -> None:
     unit = next(u for u in game.state.units if u.id == current["unit"])
-    area_id = game.module.find_area(current["choice"])
+    label: str = current["choice"]
+    coast: str | None = None
+    if label.endswith(COAST_SUFFIX):
+        label, _, coast = label.removesuffix(COAST_SUFFIX).rpartition(" (")
+    area_id = game.module.find_area(label)
     assert area_id is not None
     game.note(
         f"{unit.power} moves its {unit.type} from {game.module.area(unit.area).name} to {current['choice']}"
     )
-    set_area(game, unit, area_id)
+    set_area(game, unit, area_id, coast=coast)
     moved = sorted({*current["moved"], unit.id})
     counts = dict(current.get("counts", {}))
     counts[str(unit.id)] = counts.get(str(unit.id), 0) + 1

@@ -37,9 +37,10 @@ from grandstrategy.cataclysm.rules.movement import (
     friendly_port_areas,
     in_op_range,
     invasion_paths,
+    op_arrival_coasts,
     support_possible,
 )
-from grandstrategy.cataclysm.rules.occupation import may_stop
+from grandstrategy.cataclysm.rules.occupation import graph_of, limits, may_stop, tally
 from grandstrategy.cataclysm.rules.special import STRESA_FRONT
 from grandstrategy.cataclysm.rules.supply import loc_reach
 from grandstrategy.cataclysm.state import Unit
@@ -146,6 +147,8 @@ def valid_target(
             # make an area it does not control a land target (see docs/decisions.md)
             return False
         if surprise:
+            if is_country(module, state, target) and not garrisoned(game, target):
+                return False  # LR 9.7, 9.8: the country itself defends and no war starts
             return hostile_holder or bool(units)
         if hostile_holder:
             # LR 9.3.1 narrows LR 9.1 for land operations: enemy land units in an area that no
@@ -240,6 +243,8 @@ def operation_options(
         candidates.add(unit.area)
     if any(u.type in (*FLEETS, *AIR) for u in mine):
         candidates.update(a for a in module.in_play_ids(state.maps))
+    elif left >= 2:
+        candidates.update(_invasion_reach(game, [u for u in mine if u.type in ARMIES]))
     surprise_modes = [False, True] if may_surprise(game, power) else [False]
     opposing_units = {u.area for u in state.units if _opposing(game, power, u.power)}
     partner = {"germany": "italy", "italy": "germany"}.get(power)
@@ -289,6 +294,23 @@ def operation_options(
                 prefix = "surprise " if surprise else ""
                 options.append(f"{prefix}{label} {module.area(target).name}")
     return options
+
+
+def _invasion_reach(game: CataclysmGame, armies: list[Unit]) -> set[str]:
+    """Areas an invasion from the armies' areas could reach across one or two sea or mixed areas
+    (LR 9.3.2), before any check of fleets: the path may be made of a friendly power's fleets
+    alone, so a power without fleets or air units of its own may still invade."""
+    graph = graph_of(game.module)
+    found: set[str] = set()
+    for origin in {u.area for u in armies}:
+        for first in graph.naval[origin]:
+            if first in graph.land_type:
+                continue
+            found.update(graph.naval[first])
+            for second in graph.naval[first]:
+                if second not in graph.land_type:
+                    found.update(graph.naval[second])
+    return found
 
 
 def _new_op(
@@ -350,11 +372,18 @@ def _cost(op: dict[str, Any], unit: Unit) -> int:
 
 
 def _fits(game: CataclysmGame, op: dict[str, Any], unit: Unit) -> bool:
-    """Activated units must fit the target's occupation limit during the operation (LR 7.1, 9.2 step 6)."""
-    cls = unit_class(game, unit.type)
-    count = sum(1 for u in game.state.units if u.id in op["attackers"] and unit_class(game, u.type) == cls)
-    limit = 2 if game.module.area(op["target"]).type is not AreaType.SEA or cls != "land" else 0
-    return count < limit
+    """Activated units must fit the target's occupation limits once they have moved (LR 9.2 step 6):
+    the limits of an operation's target (LR 7.1.1, 7.1.2), restricted terrain's one unit of each
+    class included (LR 7.1.3)."""
+    module, state = game.module, game.state
+    target = op["target"]
+    if module.area(target).remote:
+        # LR 2.2.8 admits only the controller's units, so an attacker meets the printed limits
+        caps = graph_of(module).printed_caps(target, False, True)
+    else:
+        caps = limits(module, state, op["power"], target, during_op=True)
+    types = [u.type for u in state.units if u.id in op["attackers"]] + [unit.type]
+    return all(count <= caps.get(key, 0) for key, count in tally(module, types).items())
 
 
 @step("op-activate")
@@ -549,7 +578,11 @@ def _op_provoke(game: CataclysmGame, current: Step) -> None:
         and state.powers[other].active
         and _opposing(game, power, other)
         and not at_war(state, power, other)
-        and target in interests(module, state, other)
+        and (
+            target in interests(module, state, other)
+            # LR 5.2.3: a surprise attack provokes its victim wherever it strikes (once, LR 9.8 example)
+            or (op["surprise"] and other == op["defender"])
+        )
     ]
     steps: list[Step] = [
         flag_step(p, f"provoked: {power} attacks {module.area(target).name}") for p in provoked
@@ -665,9 +698,30 @@ def _op_move(game: CataclysmGame, current: Step) -> None:
         if len(op["path"]) == 2:
             op["extended"] = True
             op["extended_invasion"] = True
+    coasts: dict[str, str] = op.get("coasts", {})
+    if "coast_for" in current:
+        coasts[str(current["coast_for"])] = current["choice"].removesuffix(" coast")
+        op["coasts"] = coasts
+    for unit in state.units:
+        if unit.id in op["attackers"] and str(unit.id) not in coasts and module.area(op["target"]).coasts:
+            extended = unit.id in op.get("extended_units", [])
+            choices = op_arrival_coasts(module, state, unit, op["target"], extended=extended)
+            if len(choices) > 1:  # LR 2.2.1: its owner says which coast it sails to
+                game.ask(
+                    unit.power,
+                    f"your {unit.type} sails to which coast of {module.area(op['target']).name}? (LR 2.2.1)",
+                    [f"{c} coast" for c in choices],
+                    "op-move",
+                    op=op,
+                    coast_for=unit.id,
+                )
+                return
+            if choices:
+                coasts[str(unit.id)] = choices[0]
+                op["coasts"] = coasts
     for unit in state.units:
         if unit.id in op["attackers"]:
-            set_area(game, unit, op["target"])
+            set_area(game, unit, op["target"], coast=coasts.get(str(unit.id)))
     game.note(f"{op['power']}'s attackers move into {module.area(op['target']).name}")
     game.push("op-support", op=op, side="attacker")
     if op["target"] in state.civil_wars or op["target"] in state.chinese_aid:
@@ -684,8 +738,10 @@ def support_candidates(game: CataclysmGame, op: dict[str, Any], side: str) -> li
         decider: str | None = power
     else:
         decider = op["defender"] if op["defender"] is not None else controller(module, state, target)
-    if decider is None or decider not in state.powers:
+    uncontrolled = side == "defender" and decider is None and op.get("country")
+    if not uncontrolled and (decider is None or decider not in state.powers):
         return []
+    passed = op.get("support_passed", [])
     found = []
     for unit in state.units:
         if (
@@ -706,7 +762,13 @@ def support_candidates(game: CataclysmGame, op: dict[str, Any], side: str) -> li
                 )
             ):
                 continue
+        elif uncontrolled:
+            # LR 10.2: an uncontrolled country has no controller to be friendly to; any unit at war
+            # with the attacker may support it, its owner choosing
+            if not at_war(state, power, unit.power) or unit.power in passed:
+                continue
         else:
+            assert decider is not None
             if not friendly_powers(module, state, decider, unit.power) or not at_war(
                 state, power, unit.power
             ):
@@ -741,6 +803,15 @@ def _op_support(game: CataclysmGame, current: Step) -> None:
     decider = (
         op["power"] if side == "attacker" else op["defender"] or controller(module, game.state, op["target"])
     )
+    context: dict[str, Any] = {}
+    if candidates and decider is None:
+        # LR 10.2: an uncontrolled country; each power with eligible units offers its own in turn
+        order = power_order(game, decreasing=True)
+        decider = min(
+            {u.power for u in candidates}, key=lambda p: (order.index(p) if p in order else len(order), p)
+        )
+        candidates = [u for u in candidates if u.power == decider]
+        context["asker"] = decider
     if not candidates or decider is None:
         _after_support(game, op, side)
         return
@@ -748,7 +819,13 @@ def _op_support(game: CataclysmGame, current: Step) -> None:
         f"support with #{u.id} {u.power} {u.type} in {module.area(u.area).name}" for u in candidates
     ]
     game.ask(
-        decider, f"commit support ({side}; LR 10.2), or done", options, "op-support-answer", op=op, side=side
+        decider,
+        f"commit support ({side}; LR 10.2), or done",
+        options,
+        "op-support-answer",
+        op=op,
+        side=side,
+        **context,
     )
 
 
@@ -756,11 +833,18 @@ def _op_support(game: CataclysmGame, current: Step) -> None:
 def _op_support_answer(game: CataclysmGame, current: Step) -> None:
     op, side = current["op"], current["side"]
     if current["choice"] == "done":
+        if current.get("asker") is not None:  # this power is done; the next may support (LR 10.2)
+            op.setdefault("support_passed", []).append(current["asker"])
+            game.push("op-support", op=op, side=side)
+            return
         _after_support(game, op, side)
         return
     module, state = game.module, game.state
     unit = unit_from_option(game, current.get("consent") or current["choice"])
-    chooser = op["power"] if side == "attacker" else op["defender"] or controller(module, state, op["target"])
+    if side == "attacker":
+        chooser = op["power"]
+    else:
+        chooser = current.get("asker") or op["defender"] or controller(module, state, op["target"])
     if unit.power != chooser and current.get("consent") is None:
         game.ask(
             unit.power,

@@ -23,13 +23,12 @@ def option_odds(game: CataclysmGame, power: str, option: str) -> float | None:
     module, state = game.module, game.state
     kind, target = op["kind"], op["target"]
     attackers: list[str] = []
-    per_class: dict[str, int] = {}
+    chosen: list[int] = []
     for unit in state.units:
         if unit.power != power or operations.activatable(game, op, unit) is None:
             continue
-        cls = operations.unit_class(game, unit.type)
-        if per_class.get(cls, 0) < 2:
-            per_class[cls] = per_class.get(cls, 0) + 1
+        if operations._fits(game, {**op, "attackers": chosen}, unit):  # LR 7.1, 9.2 step 6
+            chosen.append(unit.id)
             attackers.append(unit.type)
     defenders = [
         u

@@ -34,6 +34,20 @@ def dice_pool(dice: int, lost: int = 0) -> tuple[int, int]:
     return (remaining, 0) if remaining >= 1 else (1, remaining - 1)
 
 
+def rolled(dice: int, modifier: int = 0) -> tuple[int, int]:
+    """The dice actually rolled and the modifier for a count of dice that may be zero (LR 2.8).
+
+    A roller reduced to zero dice rolls one die at -1.
+
+    >>> rolled(0, 1), rolled(3, 1)
+    ((1, 0), (3, 1))
+    """
+    if dice < 0:
+        raise ValueError(f"cannot roll a negative number of dice ({dice})")
+    count, penalty = dice_pool(1, 1) if dice == 0 else dice_pool(dice)
+    return count, modifier + penalty
+
+
 def roll_result(dice: Sequence[int], modifier: int = 0) -> int:
     """The modified result of a roll (LR 2.8): highest die, +1 per extra six, at least 1.
 

@@ -219,6 +219,84 @@ def coast_on_arrival(
                     following.append(there)
         frontier = following
     return default
+def base_coast(snap: Snapshot, power: str, area_id: str) -> str | None:
+    """The one coast a naval unit may use in a two-coast area it may enter only for a friendly
+    special British base: the base's coast (Gibraltar is on Spain's south coast, LR 2.3.3); None
+    when the area is friendly or has no such base."""
+    special = snap.graph.special_base.get(area_id)
+    if special is None or special.coast is None or snap.friendly_area(power, area_id):
+        return None
+    return special.coast if snap.friendly_special_base(power, area_id, BaseKind.NAVAL) else None
+
+
+def arrival_coast_from(module: Module, state: CataclysmState, unit: Unit, area_id: str) -> str | None:
+    """The coast of a two-coast area on which a naval unit now elsewhere arrives (LR 2.2.1).
+
+    Used where the unit's path is not chosen area by area (operations, support, retreat, regroup,
+    leaving an area it may not keep): the coast whose seas are nearest to the unit by naval
+    movement through sea and mixed areas (the first coast by name on a tie or when neither is
+    near), and only the base's coast where a special British base alone lets the unit in. None
+    for an area with one coast, or for a unit that is not naval.
+    """
+    graph = graph_of(module)
+    area = module.areas[area_id]
+    if not area.coasts or graph.unit_class.get(unit.type) != "naval":
+        return None
+    snap = Snapshot(module, state)
+    only = base_coast(snap, unit.power, area_id)
+    if only is not None:
+        return only
+    distance = {unit.area: 0}
+    frontier = [unit.area]
+    for step in range(1, 5):
+        following: list[str] = []
+        for here in frontier:
+            if here != unit.area and here in graph.land_type:
+                continue
+            for there in graph.naval_from(here, unit.coast if here == unit.area else None):
+                if there not in distance:
+                    distance[there] = step
+                    following.append(there)
+        frontier = following
+    best: tuple[int, str] | None = None
+    for coast, seas in sorted(area.coasts.items()):
+        near = min((distance[s] for s in seas if s in distance and s != area_id), default=None)
+        if near is not None and (best is None or near < best[0]):
+            best = (near, coast)
+    return best[1] if best is not None else sorted(area.coasts)[0]
+
+
+def deployment_coasts(module: Module, state: CataclysmState, unit: Unit, area_id: str) -> list[str]:
+    """The coasts of a two-coast area on which a naval unit could end a deployment, sorted (LR
+    2.2.1, 8.4): those whose seas it reaches and may sail on from, less its own coast in its own
+    area, and only a special British base's coast where the base alone lets it in (LR 2.3.3).
+    Empty for an area with one coast and for units that are not naval."""
+    if not module.areas[area_id].coasts or graph_of(module).unit_class.get(unit.type) != "naval":
+        return []
+    return sorted(_deployment_coasts(Snapshot(module, state), unit, area_id))
+
+
+def _deployment_coasts(snap: Snapshot, unit: Unit, area_id: str) -> set[str]:
+    graph = snap.graph
+    coasts = snap.module.areas[area_id].coasts
+    if not coasts or graph.unit_class[unit.type] != "naval":
+        return set()
+    power = unit.power
+    if area_id not in _sailable(snap, power, unit.type):
+        return set()
+    reach = _deployment_reach(snap, power, unit.type, unit.area, unit.coast)
+    stops = _no_sailing_on(snap, power)
+    found = {
+        coast
+        for coast, seas in coasts.items()
+        if any(s == unit.area or (s in reach and s not in stops) for s in seas)
+    }
+    only = base_coast(snap, power, area_id)
+    if only is not None:
+        found &= {only}
+    if area_id == unit.area:
+        found.discard(unit.coast or "")
+    return found
 
 
 def step_moves(
@@ -309,6 +387,12 @@ def _deployment(snap: Snapshot, unit: Unit, *, played: bool) -> set[str]:
     for b in reached.intersection(snap.occupied()):
         if stop_allowed(snap, power, unit_type, b, excluded=excluded):
             ends.add(b)
+    if unit_class == "naval" and coast is not None and _deployment_coasts(snap, unit, unit.area):
+        ends.add(unit.area)  # LR 2.2.1: the other coast of its own area, by sea
+    if unit_class == "naval":
+        for b in [b for b in ends if b != unit.area and snap.module.areas[b].coasts]:
+            if not _deployment_coasts(snap, unit, b):
+                ends.discard(b)  # reached only by a coast the unit may not use (LR 2.3.3)
     return ends
 
 
@@ -602,6 +686,30 @@ def in_op_range(
     return target in found
 
 
+def op_arrival_coasts(
+    module: Module, state: CataclysmState, unit: Unit, target: str, *, extended: bool = False
+) -> list[str]:
+    """The coasts of a two-coast target on which a naval unit of an operation could arrive, sorted
+    (LR 2.2.1, 7.3): those with a sea the unit reaches within its range less one and may sail on
+    from (its own sea included). Empty for other targets and units."""
+    graph = graph_of(module)
+    coasts = module.areas[target].coasts
+    if not coasts or graph.unit_class.get(unit.type) != "naval":
+        return []
+    snap = Snapshot(module, state)
+    steps = _unit_range(unit.type, extended)
+    distance = _op_reach(snap, unit, unit.area, steps - 1, target) if steps > 1 else {}
+    found = {
+        coast
+        for coast, seas in coasts.items()
+        if any(s == unit.area or (s in distance and _naval_onward(snap, unit.power, s, target)) for s in seas)
+    }
+    only = base_coast(snap, unit.power, target)
+    if only is not None:
+        found &= {only}
+    return sorted(found)
+
+
 def support_possible(
     module: Module,
     state: CataclysmState,
@@ -717,14 +825,17 @@ def regroup_destinations(
     *,
     extended: bool = False,
     invasion_origin: str | None = None,
+    passing: bool = False,
 ) -> list[str]:
     """Where the unit may regroup after a combat in ``target`` (LR 10.11), sorted.
 
     Land units move between the target and adjacent friendly areas, either way (an invasion's
     origin counts as adjacent, LR 9.3.2). Naval and air units move from the target to friendly
     ports or airfields within range of it (``extended`` if declared), or from such a port or
-    airfield into the target. Occupation must hold where the unit ends. Fortresses and logistics
-    units never regroup.
+    airfield into the target. Occupation must hold where the unit ends; with ``passing``, a unit
+    leaving the target does not count the friendly units already where it goes, since the limits
+    may be exceeded until the end of the regroup (LR 7.1, 9.2 step 7d); the target itself, checked
+    when the operation ends, keeps its limits. Fortresses and logistics units never regroup.
     """
     graph = graph_of(module)
     unit_class = graph.unit_class[unit.type]
@@ -750,14 +861,24 @@ def regroup_destinations(
         elif base(power, here) and target in _op_reach(snap, unit, here, steps, target):
             options = {target}
     options.discard(here)
-    return sorted(b for b in options if stop_allowed(snap, power, unit.type, b, excluded=(unit.id,)))
+    found = []
+    for b in sorted(options):
+        excluded = [unit.id]
+        if passing and here == target:
+            excluded += [u.id for u in snap.units_in(b) if snap.friendly(power, u.power)]
+        if stop_allowed(snap, power, unit.type, b, excluded=excluded):
+            found.append(b)
+    return found
 
 
 __all__ = [
     "MOVES",
     "RANGE",
     "arrival_coast",
+    "arrival_coast_from",
+    "base_coast",
     "coast_on_arrival",
+    "deployment_coasts",
     "deployment_destinations",
     "friendly_airfields",
     "friendly_port_areas",
@@ -765,6 +886,7 @@ __all__ = [
     "invasion_paths",
     "is_friendly_area",
     "may_withdraw",
+    "op_arrival_coasts",
     "regroup_destinations",
     "retreat_destinations",
     "step_moves",
