@@ -169,8 +169,8 @@ def test_italy_collapsing_ends_il_duce_lr_12_1_2() -> None:
 
 
 def test_the_us_may_not_join_an_alliance_before_lend_lease_lr_12_2_2() -> None:
-    """LR 12.2.2 (L2533): until the Lend Lease marker is in play the US may not attempt to form or join
-    an alliance: its flag offers no alliance action, though France and the UK are allied."""
+    """LR 12.2.2 (L2533): before Lend Lease comes into play, alliances are closed to the US: its
+    flag offers no alliance action, though France and the UK are allied."""
     game = bare_game("europe-1939")
     state = game.state
     assert state.alliances["democracy"] == ["france", "united-kingdom"]

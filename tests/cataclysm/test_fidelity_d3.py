@@ -255,8 +255,8 @@ def test_a_new_fleet_is_placed_on_the_coast_its_owner_picks_lr_3_7_2() -> None:
 
 
 def test_a_deployment_that_ends_by_itself_still_bars_its_units_lr_8_4_2() -> None:
-    """LR 8.4.2 (L1742-1746): units that deploy may not be activated for an operation later in the
-    same offensive. A German army that deployed away and back (its two moves, after which nothing
+    """LR 8.4.2 (L1742-1746): a unit moved by a deployment is barred from the offensive's later
+    operations. A German army that deployed away and back (its two moves, after which nothing
     can move and the deployment ends without a "done") may not attack Poland with the offensive's
     next action; before, the ban was recorded only when the player chose "done"."""
     game = setup("europe-1939", [("germany", "infantry-army", "silesia")], [("germany", "france")])
