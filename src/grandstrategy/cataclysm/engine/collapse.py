@@ -156,7 +156,8 @@ def _takeover_answer(game: CataclysmGame, current: Step) -> None:
 
 @step("surrender-remove")
 def _surrender_remove(game: CataclysmGame, current: Step) -> None:
-    """Steps 4-6 and 9 of LR 5.5.4: alliances break, pieces go, neutral cubes, the Surrender marker."""
+    """Steps 4-8 of LR 5.5.4: alliances break, pieces go, neutral cubes and diplomatic opportunities;
+    the Surrender marker (step 9) and the game-end check (step 10) follow the opportunities."""
     sweep(game)  # units relying on its bases or areas may have to leave (LR 7.1.2)
     state, module = game.state, game.module
     power = current["power"]
@@ -170,6 +171,7 @@ def _surrender_remove(game: CataclysmGame, current: Step) -> None:
     line.holding_box.clear()
     for turn, items in state.turn_track.items():
         state.turn_track[turn] = [c for c in items if c.split(":")[1:2] != [power]]
+    cleared = sorted(area_id for area_id, held in state.cubes.items() if held.get(power))
     for area_id in list(state.cubes):
         state.cubes[area_id].pop(power, None)
         if not state.cubes[area_id]:
@@ -178,14 +180,17 @@ def _surrender_remove(game: CataclysmGame, current: Step) -> None:
         if owner == power:
             state.base_owners[key] = None
     line.active = False
-    neutral_homes = []
-    for area in module.areas.values():
-        if area.owner != power or area.map.value not in state.maps:
-            continue
-        if controller(module, state, area.id) is None and not state.cubes.get(area.id):
-            state.cubes[area.id] = {"neutral": 2 if area.capital else 1}
-            if area.status is AreaStatus.HOME:
-                neutral_homes.append(area.id)
+    neutral_homes = _neutral_cubes(game, [a.id for a in module.areas.values() if a.owner == power])
+    # step 7: areas of powers that surrendered earlier, emptied of this power's cubes, go neutral too
+    earlier = [
+        area_id
+        for area_id in cleared
+        if (owner := module.area(area_id).owner) is not None
+        and owner != power
+        and owner in state.powers
+        and not state.powers[owner].active
+    ]
+    later_homes = _neutral_cubes(game, earlier)
     state.wars = [
         (list(a), list(b))
         for a, b in (
@@ -194,16 +199,58 @@ def _surrender_remove(game: CataclysmGame, current: Step) -> None:
         )
         if a and b
     ]
+    steps: list[Step] = [
+        {"do": "opportunity", "area": area_id, "powers": eligible}
+        for area_id in [*sorted(neutral_homes), *later_homes]
+        if not module.area(area_id).remote  # no other power ever controls a remote area (LR 2.2.8)
+        and (eligible := _home_holders(game, module.area(area_id).owner or power))
+    ]
+    game.then(*steps, {"do": "surrender-marker", "power": power}, {"do": "check-game-end"})
+
+
+def _neutral_cubes(game: CataclysmGame, area_ids: list[str]) -> list[str]:
+    """Put a neutral cube (two in a capital) in each in-play area of a surrendered power that no
+    power controls (LR 5.5.4 steps 6 and 7); the home areas among them, for diplomatic opportunity."""
+    state, module = game.state, game.module
+    homes = []
+    for area_id in area_ids:
+        area = module.area(area_id)
+        if area.map.value not in state.maps:
+            continue
+        if controller(module, state, area.id) is None and not state.cubes.get(area.id):
+            state.cubes[area.id] = {"neutral": 2 if area.capital else 1}
+            if area.status is AreaStatus.HOME:
+                homes.append(area.id)
+    return homes
+
+
+def _home_holders(game: CataclysmGame, owner: str) -> list[str]:
+    """Powers with cubes in the home areas of the surrendered ``owner``, in decreasing effectiveness
+    order: the powers eligible for the opportunity in its former home areas (LR 5.7)."""
+    state, module = game.state, game.module
+    holders = {
+        holder
+        for area in module.areas.values()
+        if area.owner == owner and area.status is AreaStatus.HOME
+        for holder in state.cubes.get(area.id, {})
+        if holder in module.powers
+    }
+    return [p for p in power_order(game, decreasing=True) if p in holders]
+
+
+@step("surrender-marker")
+def _surrender_marker(game: CataclysmGame, current: Step) -> None:
+    """Step 9 of LR 5.5.4, after the diplomatic opportunities of step 6: the opposing ideology with
+    the most cubes in the surrendered power's home areas takes its Surrender marker; a tie shares it."""
+    state, module = game.state, game.module
+    power = current["power"]
     ideology = module.powers[power].ideology
     cubes: Counter[str] = Counter()
-    holders: set[str] = set()
     for area in module.areas.values():
         if area.owner == power and area.status is AreaStatus.HOME:
             for holder, count in state.cubes.get(area.id, {}).items():
-                if holder in module.powers:
-                    holders.add(holder)
-                    if module.powers[holder].ideology is not ideology:
-                        cubes[module.powers[holder].ideology.value] += count
+                if holder in module.powers and module.powers[holder].ideology is not ideology:
+                    cubes[module.powers[holder].ideology.value] += count
     if a_bomb_losses(state, power):
         state.surrenders = [*state.surrenders, "democracy"]  # LR 12.2.2
         game.note(f"{power} surrenders to the A-Bomb; the Democracies take its Surrender marker")
@@ -214,13 +261,6 @@ def _surrender_remove(game: CataclysmGame, current: Step) -> None:
         game.note(f"{power} surrenders; the Surrender marker goes to {' and '.join(takers)}")
     else:
         game.note(f"{power} surrenders; nobody holds its home areas, so its Surrender marker is removed")
-    eligible = [p for p in power_order(game, decreasing=True) if p in holders]
-    steps: list[Step] = [
-        {"do": "opportunity", "area": area_id, "powers": eligible}
-        for area_id in sorted(neutral_homes)
-        if eligible
-    ]
-    game.then(*steps, {"do": "check-game-end"})
 
 
 @step("opportunity")
