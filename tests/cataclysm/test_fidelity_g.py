@@ -332,3 +332,44 @@ def test_dice_rules_lr_2_8() -> None:
     assert roll_result([2], -3) == 1
     assert dice_pool(1, 1) == (1, -1)
     assert dice_pool(3, 1) == (2, 0)
+
+
+def test_an_allys_collapse_waits_for_the_surrender_under_way_lr_5_5_4_step_2() -> None:
+    """LR 5.5.4 step 2 (L1237): an ally that collapses on its stability test resolves its own procedure
+    after the surrender under way is complete (LR 1.6, L172: a surrender procedure is always
+    completed), so France is out and its Surrender marker placed before the UK rolls to surrender."""
+    from grandstrategy.cataclysm.module.schema import Stability
+
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.cubes["paris"] = {"germany": 2}
+    state.alliances["democracy"] = ["france", "united-kingdom"]
+    state.powers["united-kingdom"].stability = Stability.UNSTABLE
+    game.push("surrender", power="france")
+    game.run()
+    drive(game, 1, stop_on="united-kingdom surrender roll")  # the UK fails its test and collapses
+    assert game.pending is not None and game.pending["label"].startswith("united-kingdom surrender roll")
+    assert not state.powers["france"].active
+    assert state.surrenders == ["fascism"]
+    assert state.cubes["brittany"] == {"neutral": 1}
+
+
+def test_the_game_ends_at_step_10_before_a_waiting_allys_procedure_lr_1_6() -> None:
+    """LR 1.6 (L172, L176) and LR 5.5.4 step 10 (L1249): France's surrender gives the Fascists their
+    second Surrender marker; the game ends there, and the UK's collapse, which was to follow France's
+    procedure, is never resolved, so the UK keeps its cubes for scoring."""
+    from grandstrategy.cataclysm.module.schema import Stability
+
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.surrenders = ["fascism"]
+    state.cubes["paris"] = {"germany": 2}
+    state.alliances["democracy"] = ["france", "united-kingdom"]
+    state.powers["united-kingdom"].stability = Stability.UNSTABLE
+    game.push("surrender", power="france")
+    game.run()
+    rolled = drive(game, 1)
+    assert state.result is not None and state.result["how"] == "fascism holds two Surrender markers"
+    assert not any("united-kingdom surrender roll" in label for label in rolled)
+    assert state.powers["united-kingdom"].active
+    assert ideology_scores(MODULE, state)[Ideology.DEMOCRACY] == state.result["scores"]["democracy"]

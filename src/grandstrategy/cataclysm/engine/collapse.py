@@ -29,10 +29,20 @@ from grandstrategy.cataclysm.rules.special import a_bomb_losses
 from grandstrategy.cataclysm.rules.war import enemy_pairs, group_wars
 
 
+@step("chained-procedures")
+def _chained_procedures(game: CataclysmGame, current: Step) -> None:
+    """Allies that collapsed during a collapse or surrender procedure resolve theirs now, one at a
+    time in increasing effectiveness order (LR 5.5.3 step 6, 5.5.4 step 2)."""
+    waiting = [p for p in current["powers"] if game.state.powers[p].active]
+    game.then(*({"do": "collapse", "power": p} for p in power_order(game, decreasing=False, powers=waiting)))
+
+
 @step("collapse")
 def _collapse(game: CataclysmGame, current: Step) -> None:
     power = current["power"]
     state, module = game.state, game.module
+    if not state.powers[power].active:
+        return
     homes = [a.id for a in module.areas.values() if a.owner == power and a.status is AreaStatus.HOME]
     if not any(controller(module, state, area) == power for area in homes):
         game.note(f"{power} collapses holding none of its home areas: it surrenders (LR 5.5.4)")
@@ -85,7 +95,10 @@ def _collapse_procedure(game: CataclysmGame, power: str) -> None:
         line.reserve = None
     line.failed_actions.clear()
     line.effectiveness_reduced = True
-    steps += [stability_step(ally, f"{power} collapses") for ally in _allies(game, power)]
+    allies = _allies(game, power)
+    steps += [stability_step(ally, f"{power} collapses", chained=True) for ally in allies]
+    if allies:  # an ally's collapse is resolved after this procedure (LR 5.5.3 step 6)
+        game.push("chained-procedures", powers=[])
     if line.commitment is Commitment.EXHAUSTION:  # step 7: alliances break, armistice offered
         _leave_alliances(game, power)
         enemies = [e for e in power_order(game, decreasing=False) if at_war(state, power, e)]
@@ -106,7 +119,10 @@ def _surrender(game: CataclysmGame, current: Step) -> None:
     """LR 5.5.4, in order: flags to enemies, allies test, allies take areas, then the power leaves."""
     power = current["power"]
     steps = [flag_step(enemy, f"{power} surrenders") for enemy in _enemies(game, power)]
-    steps += [stability_step(ally, f"{power} surrenders") for ally in _allies(game, power)]
+    allies = _allies(game, power)
+    steps += [stability_step(ally, f"{power} surrenders", chained=True) for ally in allies]
+    if allies:  # an ally's collapse is resolved after this procedure, game-end check included (LR 5.5.4)
+        game.push("chained-procedures", powers=[])
     steps.append({"do": "surrender-takeover", "power": power, "offers": _takeover_offers(game, power)})
     steps.append({"do": "surrender-remove", "power": power})
     game.then(*steps)

@@ -80,9 +80,16 @@ def unit_from_option(game: CataclysmGame, text: str) -> Unit:
     return next(u for u in game.state.units if u.id == unit_id)
 
 
-def stability_step(power: str, reason: str, *, modifier: int = 0) -> Step:
-    """A stability test (LR 5.5.1): an effectiveness check that drops stability on failure."""
-    return {"do": "stability-test", "power": power, "reason": reason, "modifier": modifier}
+def stability_step(power: str, reason: str, *, modifier: int = 0, chained: bool = False) -> Step:
+    """A stability test (LR 5.5.1): an effectiveness check that drops stability on failure.
+
+    ``chained``: an ally's test inside a collapse or surrender procedure; a collapse it causes waits
+    for that procedure to finish (LR 5.5.3 step 6, 5.5.4 step 2).
+    """
+    found: Step = {"do": "stability-test", "power": power, "reason": reason, "modifier": modifier}
+    if chained:
+        found["chained"] = True
+    return found
 
 
 def stability_test(game: CataclysmGame, power: str, reason: str, *, modifier: int = 0) -> None:
@@ -104,6 +111,7 @@ def _stability_test(game: CataclysmGame, current: Step) -> None:
         modifier=current["modifier"],
         extra_dice=extra,
         power=power,
+        **({"chained": True} if current.get("chained") else {}),
     )
 
 
@@ -113,9 +121,22 @@ def _stability_result(game: CataclysmGame, current: Step) -> None:
         return
     power = current["power"]
     if lower_stability(game.state, power):
-        game.push("collapse", power=power)
+        waiting = _chained_procedures(game) if current.get("chained") else None
+        if waiting is not None:
+            waiting["powers"].append(power)
+            game.note(f"{power} collapses; its procedure follows the one under way (LR 5.5.3, 5.5.4)")
+        else:
+            game.push("collapse", power=power)
     else:
         game.note(f"{power} stability drops to {game.state.powers[power].stability.value}")
+
+
+def _chained_procedures(game: CataclysmGame) -> Step | None:
+    """The collapses waiting for the collapse or surrender procedure under way, if any."""
+    for frame in reversed(game.stack):
+        if frame.get("do") == "chained-procedures":
+            return frame
+    return None
 
 
 def flag_step(power: str, reason: str) -> Step:
