@@ -373,3 +373,24 @@ def test_the_game_ends_at_step_10_before_a_waiting_allys_procedure_lr_1_6() -> N
     assert not any("united-kingdom surrender roll" in label for label in rolled)
     assert state.powers["united-kingdom"].active
     assert ideology_scores(MODULE, state)[Ideology.DEMOCRACY] == state.result["scores"]["democracy"]
+
+
+def test_home_areas_freed_by_a_surrender_return_with_flags_lr_5_2_4() -> None:
+    """LR 5.5.4 step 5 (L1239) removes Germany's cubes; France, active, controls Paris and Lorraine
+    again (LR 2.2.3, L306; 2.2.4, L314) and gains a flag for each non-friendly cube removed from a
+    home area, one more for its capital (LR 5.2.4, L1122)."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.cubes["paris"] = {"germany": 2}
+    state.cubes["lorraine"] = {"germany": 1}
+    state.cubes["austria"] = {"germany": 1}  # a country: no flag for anybody
+    france = victory_points(MODULE, state, "france")
+    game.push("surrender", power="germany")
+    game.run()
+    drive(game, 1)
+    assert controller(MODULE, state, "paris") == "france" and "paris" not in state.cubes
+    assert controller(MODULE, state, "lorraine") == "france"
+    assert controller(MODULE, state, "austria") is None and "austria" not in state.cubes
+    assert victory_points(MODULE, state, "france") == france + 3
+    freed = [line for line in state.log if "france" in line and "(germany's cubes leave" in line]
+    assert len(freed) == 3  # gained, or noted as forfeit when no flag is left (LR 5.2.2)

@@ -23,7 +23,7 @@ from grandstrategy.cataclysm.engine.displacement import sweep
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, die_outcomes, step
 from grandstrategy.cataclysm.module.schema import AreaStatus, Commitment, Stability
-from grandstrategy.cataclysm.rules.control import allied, at_war, controller
+from grandstrategy.cataclysm.rules.control import allied, at_war, controller, friendly_powers
 from grandstrategy.cataclysm.rules.politics import surrender_threshold, surrenders
 from grandstrategy.cataclysm.rules.special import a_bomb_losses
 from grandstrategy.cataclysm.rules.war import enemy_pairs, group_wars
@@ -188,6 +188,7 @@ def _surrender_remove(game: CataclysmGame, current: Step) -> None:
     for turn, items in state.turn_track.items():
         state.turn_track[turn] = [c for c in items if c.split(":")[1:2] != [power]]
     cleared = sorted(area_id for area_id, held in state.cubes.items() if held.get(power))
+    freed = _liberation_flags(game, power, cleared)
     for area_id in list(state.cubes):
         state.cubes[area_id].pop(power, None)
         if not state.cubes[area_id]:
@@ -221,7 +222,26 @@ def _surrender_remove(game: CataclysmGame, current: Step) -> None:
         if not module.area(area_id).remote  # no other power ever controls a remote area (LR 2.2.8)
         and (eligible := _home_holders(game, module.area(area_id).owner or power))
     ]
-    game.then(*steps, {"do": "surrender-marker", "power": power}, {"do": "check-game-end"})
+    game.then(*freed, *steps, {"do": "surrender-marker", "power": power}, {"do": "check-game-end"})
+
+
+def _liberation_flags(game: CataclysmGame, power: str, cleared: list[str]) -> list[Step]:
+    """Flags for active owners whose home areas (or colonies with a resource) lose the surrendered
+    power's non-friendly cubes at step 5: one each, two for a capital (LR 5.2.4)."""
+    state, module = game.state, game.module
+    flags: list[Step] = []
+    for area_id in cleared:
+        area = module.area(area_id)
+        owner = area.owner
+        if owner is None or owner == power or owner not in state.powers or not state.powers[owner].active:
+            continue
+        if not (area.status is AreaStatus.HOME or (area.status is AreaStatus.COLONY and area.resources)):
+            continue
+        if friendly_powers(module, state, owner, power):
+            continue
+        reason = f"{power}'s cubes leave {area.name}"
+        flags += [flag_step(owner, reason)] * (2 if area.capital else 1)
+    return flags
 
 
 def _neutral_cubes(game: CataclysmGame, area_ids: list[str]) -> list[str]:
