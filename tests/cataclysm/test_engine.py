@@ -244,7 +244,6 @@ def test_french_surrender_example_lr_l1252_1258() -> None:
     choose(game, "united-kingdom", "take")  # 3. the British army in French North Africa takes it
     assert not state.powers["france"].active
     assert state.cubes["french-north-africa"] == {"united-kingdom": 1}
-    assert state.surrenders == ["fascism"]  # German cubes in Paris and Lorraine
     assert not any(c.split(":")[1:2] == ["france"] for c in state.cup)
     roll(game, 6, 1, 1)  # Germany's diplomatic opportunity in Brittany (three dice): success
     while game.pending is not None and game.pending["type"] == "decide":  # Status Quo ends: flags
@@ -252,6 +251,9 @@ def test_french_surrender_example_lr_l1252_1258() -> None:
     roll(game, 3, 2, 1)  # ... and in Provence: failure
     assert state.cubes["brittany"] == {"germany": 1}
     assert state.cubes["provence"] == {"neutral": 1}
+    assert state.surrenders == [
+        "fascism"
+    ]  # step 9, after the opportunities: German cubes in Paris, Lorraine, Brittany
     assert state.powers["germany"].reserve == "flag:germany"
 
 

@@ -394,3 +394,39 @@ def test_home_areas_freed_by_a_surrender_return_with_flags_lr_5_2_4() -> None:
     assert victory_points(MODULE, state, "france") == france + 3
     freed = [line for line in state.log if "france" in line and "(germany's cubes leave" in line]
     assert len(freed) == 3  # gained, or noted as forfeit when no flag is left (LR 5.2.2)
+
+
+def test_a_surrender_that_tips_the_score_ends_status_quo_lr_12_2() -> None:
+    """LR 1.7.1 (L194: points follow cubes at once) and LR 12.2 (L2492-2498): France's surrender puts
+    neutral cubes in its areas; Germany and Italy now outscore France and the UK, so Status Quo ends
+    at once and each remaining Democracy gains a flag, though no diplomatic opportunity follows."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    assert "status-quo" in state.markers
+    game.push("surrender", power="france")
+    game.run()
+    drive(game, 1)
+    vp = {p: victory_points(MODULE, state, p) for p in ("germany", "italy", "france", "united-kingdom")}
+    assert vp["germany"] + vp["italy"] > vp["france"] + vp["united-kingdom"]
+    assert "status-quo" not in state.markers
+    assert any("united-kingdom" in line and "(Status Quo ends)" in line for line in state.log)
+
+
+def test_a_cube_lost_to_a_neutrality_pact_can_end_status_quo_lr_12_2() -> None:
+    """LR 12.2 (L2495): the Balkan Pact (crisis 6-3) takes France's cube from Rumania; with Germany
+    and Italy ahead on points Status Quo ends at once."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.cubes["austria"] = {"germany": 1}
+    state.cubes["hungary"] = {"italy": 1}
+    state.cubes["albania"] = {"italy": 1}
+    state.cubes["bulgaria"] = {"germany": 1}
+    state.cubes["greece"] = {"italy": 1}
+    state.cubes["portugal"] = {"italy": 1}
+    vp = {p: victory_points(MODULE, state, p) for p in ("germany", "italy", "france", "united-kingdom")}
+    assert vp["germany"] + vp["italy"] == vp["france"] + vp["united-kingdom"] == 6  # level: no end yet
+    game.push("event-neutrality-pact", params={"areas": ["rumania"]})
+    game.run()
+    drive(game, 1)
+    assert "rumania" not in state.cubes
+    assert "status-quo" not in state.markers

@@ -18,7 +18,7 @@ from grandstrategy.cataclysm.engine.common import (
     return_to_card,
     stability_step,
 )
-from grandstrategy.cataclysm.engine.control import change_control
+from grandstrategy.cataclysm.engine.control import change_control, check_status_quo
 from grandstrategy.cataclysm.engine.displacement import sweep
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, die_outcomes, step
@@ -167,6 +167,7 @@ def _takeover_answer(game: CataclysmGame, current: Step) -> None:
         area = game.module.area(area_id)
         game.state.cubes[area_id] = {ally: 2 if area.capital else 1}
         game.note(f"{ally} takes control of {area.name}")
+        check_status_quo(game)  # victory points changed with the cubes (LR 1.7.1, 12.2)
     game.push("surrender-takeover", power=current["power"], offers=current["offers"][1:])
 
 
@@ -223,6 +224,7 @@ def _surrender_remove(game: CataclysmGame, current: Step) -> None:
         and (eligible := _home_holders(game, module.area(area_id).owner or power))
     ]
     game.then(*freed, *steps, {"do": "surrender-marker", "power": power}, {"do": "check-game-end"})
+    check_status_quo(game)  # victory points changed with the cubes (LR 1.7.1, 12.2)
 
 
 def _liberation_flags(game: CataclysmGame, power: str, cleared: list[str]) -> list[Step]:

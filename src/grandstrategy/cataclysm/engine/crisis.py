@@ -17,7 +17,7 @@ from grandstrategy.cataclysm.engine.common import (
     return_to_card,
     stability_test,
 )
-from grandstrategy.cataclysm.engine.control import change_control
+from grandstrategy.cataclysm.engine.control import change_control, check_status_quo
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.engine.politics import garrisoned
@@ -105,6 +105,7 @@ def _pact_result(game: CataclysmGame, current: Step) -> None:
     if not cubes:
         game.state.cubes.pop(current["area"], None)
     game.note(f"{current['holder']} loses its cube in {current['area']}")
+    check_status_quo(game)  # victory points changed with the cube (LR 1.7.1, 12.2)
 
 
 @step("event-chinese-resistance")
