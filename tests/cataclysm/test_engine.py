@@ -233,6 +233,7 @@ def test_french_surrender_example_lr_l1252_1258() -> None:
     state.cubes["lorraine"] = {"germany": 1}
     state.alliances["democracy"] = ["france", "united-kingdom"]
     state.wars = [(["france", "united-kingdom"], ["germany"])]
+    state.markers.remove("status-quo")  # France is at war: Status Quo is over (LR 12.2)
     state.units = [u for u in state.units if u.power != "france"]
     state.units.append(Unit(99, "united-kingdom", "infantry-army", "french-north-africa"))
     game.push("collapse", power="france")
