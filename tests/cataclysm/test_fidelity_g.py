@@ -430,3 +430,20 @@ def test_a_cube_lost_to_a_neutrality_pact_can_end_status_quo_lr_12_2() -> None:
     drive(game, 1)
     assert "rumania" not in state.cubes
     assert "status-quo" not in state.markers
+
+
+def test_surrender_neutral_cubes_stop_at_the_sixteen_in_the_box_lr_2_4_lr_2_4_5() -> None:
+    """LR 2.0 (L226) and LR 2.4 (L542): sixteen neutral cubes exist and they are a hard limit; a second
+    large surrender places what is left, and its areas are uncontrolled countries all the same."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    surrendered_earlier(game, "soviet-union")
+    for area in MODULE.areas.values():
+        if area.owner == "soviet-union":
+            state.cubes[area.id] = {"neutral": 2 if area.capital else 1}  # thirteen cubes
+    game.push("surrender", power="united-kingdom")
+    game.run()
+    drive(game, 1)
+    assert sum(held.get("neutral", 0) for held in state.cubes.values()) == MODULE.neutral_cubes
+    assert controller(MODULE, state, "india") is None and is_country(MODULE, state, "india")
+    assert any("no neutral cube is left" in line for line in state.log)

@@ -256,7 +256,12 @@ def _neutral_cubes(game: CataclysmGame, area_ids: list[str]) -> list[str]:
         if area.map.value not in state.maps:
             continue
         if controller(module, state, area.id) is None and not state.cubes.get(area.id):
-            state.cubes[area.id] = {"neutral": 2 if area.capital else 1}
+            used = sum(held.get("neutral", 0) for held in state.cubes.values())
+            count = min(2 if area.capital else 1, module.neutral_cubes - used)  # a hard limit (LR 2.4)
+            if count > 0:
+                state.cubes[area.id] = {"neutral": count}
+            else:
+                game.note(f"no neutral cube is left for {area.name}")
             if area.status is AreaStatus.HOME:
                 homes.append(area.id)
     return homes
