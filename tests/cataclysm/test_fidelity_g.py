@@ -447,3 +447,24 @@ def test_surrender_neutral_cubes_stop_at_the_sixteen_in_the_box_lr_2_4_lr_2_4_5(
     assert sum(held.get("neutral", 0) for held in state.cubes.values()) == MODULE.neutral_cubes
     assert controller(MODULE, state, "india") is None and is_country(MODULE, state, "india")
     assert any("no neutral cube is left" in line for line in state.log)
+
+
+def test_resistance_and_neutral_cubes_lr_2_3_7_2_4_5() -> None:
+    """LR 2.3.7 (L490-494) and 2.4.5 (L597): resistance is the printed fists, or one per neutral cube
+    where there are any, and is taken off diplomacy; a diplomatic opportunity ignores it (LR 5.7)."""
+    from grandstrategy.cataclysm.rules.politics import diplomacy_modifier
+
+    game = bare_game("campaign-1933")
+    state = game.state
+    assert diplomacy_modifier(MODULE, state, "germany", "turkey") == -2
+    assert diplomacy_modifier(MODULE, state, "germany", "austria") == 0
+    state.cubes["turkey"] = {"neutral": 1}
+    assert diplomacy_modifier(MODULE, state, "germany", "turkey") == -1
+    state.cubes["burma"] = {"neutral": 1}
+    assert diplomacy_modifier(MODULE, state, "germany", "burma") == -1
+    del state.cubes["turkey"]
+    game.push("opportunity", area="turkey", powers=["germany"])
+    game.run()
+    roll_check(game, 5)  # a plain 5 succeeds: Turkey's resistance of 2 does not apply
+    drive(game, 6)
+    assert controller(MODULE, state, "turkey") == "germany"
