@@ -468,3 +468,20 @@ def test_resistance_and_neutral_cubes_lr_2_3_7_2_4_5() -> None:
     roll_check(game, 5)  # a plain 5 succeeds: Turkey's resistance of 2 does not apply
     drive(game, 6)
     assert controller(MODULE, state, "turkey") == "germany"
+
+
+def test_a_captured_base_goes_back_to_its_printed_owner_when_the_captor_surrenders_lr_5_5_4_step_5() -> None:
+    """LR 5.5.4 step 5 (L1239) and LR 2.3.2 (L386): the surrendered power's base markers leave the map;
+    only its own printed bases (and bases of powers already out) get an Unowned Base marker, so a
+    British base Germany had captured shows its British roundel again."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.base_owners["central-mediterranean#0"] = "germany"
+    state.base_owners["marshalls#0"] = "germany"
+    surrendered_earlier(game, "japan")
+    state.base_owners["palaus#0"] = None
+    game.push("surrender", power="germany")
+    game.run()
+    drive(game, 1)
+    assert state.base_owners["central-mediterranean#0"] == "united-kingdom"
+    assert state.base_owners["marshalls#0"] is None  # Japan is out: unowned

@@ -195,8 +195,8 @@ def _surrender_remove(game: CataclysmGame, current: Step) -> None:
         if not state.cubes[area_id]:
             del state.cubes[area_id]
     for key, owner in state.base_owners.items():
-        if owner == power:
-            state.base_owners[key] = None
+        if owner == power:  # its base marker goes: a printed roundel of an active power shows again,
+            state.base_owners[key] = _printed_owner(game, key)  # anything else is unowned (LR 5.5.4)
     line.active = False
     neutral_homes = _neutral_cubes(game, [a.id for a in module.areas.values() if a.owner == power])
     # step 7: areas of powers that surrendered earlier, emptied of this power's cubes, go neutral too
@@ -244,6 +244,15 @@ def _liberation_flags(game: CataclysmGame, power: str, cleared: list[str]) -> li
         reason = f"{power}'s cubes leave {area.name}"
         flags += [flag_step(owner, reason)] * (2 if area.capital else 1)
     return flags
+
+
+def _printed_owner(game: CataclysmGame, key: str) -> str | None:
+    """Who owns a base once a surrendered power's marker leaves it (LR 2.3.2, 5.5.4 steps 5 and 7):
+    the power printed there if still active, otherwise nobody (an Unowned Base marker)."""
+    area_id, _, index = key.partition("#")
+    printed = game.module.area(area_id).bases[int(index)].owner
+    line = game.state.powers.get(printed) if printed is not None else None
+    return printed if line is not None and line.active else None
 
 
 def _neutral_cubes(game: CataclysmGame, area_ids: list[str]) -> list[str]:
