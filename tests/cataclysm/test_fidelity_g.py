@@ -485,3 +485,19 @@ def test_a_captured_base_goes_back_to_its_printed_owner_when_the_captor_surrende
     drive(game, 1)
     assert state.base_owners["central-mediterranean#0"] == "united-kingdom"
     assert state.base_owners["marshalls#0"] is None  # Japan is out: unowned
+
+
+@pytest.mark.parametrize(("colony", "tests"), [("burma", 0), ("india", 1)])
+def test_a_colony_without_a_resource_costs_no_stability_test_lr_2_2_3(colony: str, tests: int) -> None:
+    """LR 2.2.3 (L308) and 5.5.1 (L1185): losing a colony causes a stability test only if it holds a
+    resource; either way the cube is placed and the points move (LR 2.2.4, 1.7.1)."""
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.units = [u for u in state.units if u.area != colony]
+    uk = victory_points(MODULE, state, "united-kingdom")
+    change_control(game, colony, "japan")
+    game.run()
+    drive(game, 6)
+    assert len([line for line in state.log if "united-kingdom stability test (loss of" in line]) == tests
+    assert state.cubes[colony] == {"japan": 1}
+    assert victory_points(MODULE, state, "united-kingdom") == uk - 1
