@@ -501,3 +501,26 @@ def test_a_colony_without_a_resource_costs_no_stability_test_lr_2_2_3(colony: st
     assert len([line for line in state.log if "united-kingdom stability test (loss of" in line]) == tests
     assert state.cubes[colony] == {"japan": 1}
     assert victory_points(MODULE, state, "united-kingdom") == uk - 1
+
+
+def test_an_allys_collapse_waits_for_the_collapse_under_way_lr_5_5_3_step_6() -> None:
+    """LR 5.5.3 (L1208, L1220-1222): France, at exhaustion, collapses; the UK fails the test of step 6
+    and collapses too, but its procedure follows France's, whose step 7 armistice offer comes first."""
+    from grandstrategy.cataclysm.module.schema import Commitment, Stability
+
+    game = bare_game("campaign-1933")
+    state = game.state
+    state.powers["france"].commitment = Commitment.EXHAUSTION
+    state.powers["united-kingdom"].stability = Stability.UNSTABLE
+    state.alliances["democracy"] = ["france", "united-kingdom"]
+    state.wars = [(["france", "united-kingdom"], ["germany"])]
+    game.push("collapse", power="france")
+    game.run()
+    assert game.pending is not None and game.pending["label"].startswith("france surrender roll")
+    game.apply_chance("6")  # above the threshold: France collapses and fights on
+    drive(game, 1, stop_on="united-kingdom surrender roll")
+    assert game.pending is not None and game.pending["type"] == "decide", game.pending
+    assert game.pending["power"] == "germany" and "armistice" in game.pending["prompt"]
+    choose(game, "germany", "decline")
+    drive(game, 1, stop_on="united-kingdom surrender roll")
+    assert game.pending is not None and game.pending["label"].startswith("united-kingdom surrender roll")
