@@ -233,6 +233,7 @@ def test_french_surrender_example_lr_l1252_1258() -> None:
     state.cubes["lorraine"] = {"germany": 1}
     state.alliances["democracy"] = ["france", "united-kingdom"]
     state.wars = [(["france", "united-kingdom"], ["germany"])]
+    state.markers.remove("status-quo")  # France is at war: Status Quo is over (LR 12.2)
     state.units = [u for u in state.units if u.power != "france"]
     state.units.append(Unit(99, "united-kingdom", "infantry-army", "french-north-africa"))
     game.push("collapse", power="france")
@@ -246,8 +247,6 @@ def test_french_surrender_example_lr_l1252_1258() -> None:
     assert state.cubes["french-north-africa"] == {"united-kingdom": 1}
     assert not any(c.split(":")[1:2] == ["france"] for c in state.cup)
     roll(game, 6, 1, 1)  # Germany's diplomatic opportunity in Brittany (three dice): success
-    while game.pending is not None and game.pending["type"] == "decide":  # Status Quo ends: flags
-        choose(game, game.pending["power"], "cup")
     roll(game, 3, 2, 1)  # ... and in Provence: failure
     assert state.cubes["brittany"] == {"germany": 1}
     assert state.cubes["provence"] == {"neutral": 1}

@@ -24,7 +24,7 @@ from grandstrategy.cataclysm.engine.displacement import sweep
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, die_outcomes, step
 from grandstrategy.cataclysm.module.schema import AreaStatus, Commitment, Stability, WarStatus
-from grandstrategy.cataclysm.rules.control import allied, at_war, controller
+from grandstrategy.cataclysm.rules.control import allied, at_war, controller, friendly_powers
 from grandstrategy.cataclysm.rules.politics import clear_failed_actions, surrender_threshold, surrenders
 from grandstrategy.cataclysm.rules.special import a_bomb_losses
 from grandstrategy.cataclysm.rules.war import enemy_pairs, group_wars
@@ -248,8 +248,9 @@ def _takeover_answer(game: CataclysmGame, current: Step) -> None:
 
 @step("surrender-remove")
 def _surrender_remove(game: CataclysmGame, current: Step) -> None:
-    """Steps 4-7 of LR 5.5.4: alliances break, pieces go, neutral cubes, diplomatic opportunities;
-    then the Surrender marker (step 9) and the game-end check (step 10)."""
+    """Steps 4-7 of LR 5.5.4: alliances break, pieces go (owners of home areas freed gain their LR
+    5.2.4 flags; captured bases go back to an active printed owner), neutral cubes, diplomatic
+    opportunities outside remote areas; then the Surrender marker (step 9) and the game end (step 10)."""
     sweep(game)  # units relying on its bases or areas may have to leave (LR 7.1.2)
     state, module = game.state, game.module
     power = current["power"]
@@ -270,13 +271,14 @@ def _surrender_remove(game: CataclysmGame, current: Step) -> None:
         for area_id, held in state.cubes.items()
         if power in held and _surrendered_owner(game, area_id) not in (None, power)
     ]
+    freed = _liberation_flags(game, power, sorted(a for a, held in state.cubes.items() if held.get(power)))
     for area_id in list(state.cubes):
         state.cubes[area_id].pop(power, None)
         if not state.cubes[area_id]:
             del state.cubes[area_id]
     for key, owner in state.base_owners.items():
-        if owner == power:
-            state.base_owners[key] = None
+        if owner == power:  # its base marker goes: an active printed owner's roundel shows again (LR 2.3.2)
+            state.base_owners[key] = _printed_owner(game, key, power)
     line.active = False
     neutral_homes: list[tuple[str, str]] = []  # (area, owner whose home area it was)
     mine = [a.id for a in module.areas.values() if a.owner == power and a.map.value in state.maps]
@@ -296,11 +298,41 @@ def _surrender_remove(game: CataclysmGame, current: Step) -> None:
     ]
     steps: list[Step] = []
     for area_id, owner in sorted(neutral_homes):
+        if module.area(area_id).remote:  # no other power ever controls a remote area (LR 2.2.8)
+            continue
         eligible = [p for p in power_order(game, decreasing=True) if p in _home_holders(game, owner)]
         if eligible:
             steps.append({"do": "opportunity", "area": area_id, "powers": eligible})
     marker = {"do": "surrender-marker", "power": power, "a_bomb": bool(a_bomb_losses(state, power))}
-    game.then(*steps, marker, {"do": "check-game-end"})
+    game.then(*freed, *steps, marker, {"do": "check-game-end"})
+
+
+def _liberation_flags(game: CataclysmGame, power: str, cleared: list[str]) -> list[Step]:
+    """Flags for active owners whose home areas (or colonies with a resource) lose the surrendered
+    power's non-friendly cubes at step 5: one each, two for a capital (LR 5.2.4)."""
+    state, module = game.state, game.module
+    flags: list[Step] = []
+    for area_id in cleared:
+        area = module.area(area_id)
+        owner = area.owner
+        if owner is None or owner == power or owner not in state.powers or not state.powers[owner].active:
+            continue
+        if not (area.status is AreaStatus.HOME or (area.status is AreaStatus.COLONY and area.resources)):
+            continue
+        if friendly_powers(module, state, owner, power):
+            continue
+        flags += [flag_step(owner, f"{power}'s cubes leave {area.name}")] * (2 if area.capital else 1)
+    return flags
+
+
+def _printed_owner(game: CataclysmGame, key: str, surrendered: str) -> str | None:
+    """Who owns a base once a surrendered power's marker leaves it (LR 2.3.2, 5.5.4 steps 5 and 7):
+    the power printed there if still active, otherwise (the surrendered power's own printed bases
+    included) nobody (an Unowned Base marker)."""
+    area_id, _, index = key.partition("#")
+    printed = game.module.area(area_id).bases[int(index)].owner
+    line = game.state.powers.get(printed) if printed not in (None, surrendered) else None
+    return printed if line is not None and line.active else None
 
 
 def _surrendered_owner(game: CataclysmGame, area_id: str) -> str | None:

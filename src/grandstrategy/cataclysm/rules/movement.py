@@ -219,6 +219,8 @@ def coast_on_arrival(
                     following.append(there)
         frontier = following
     return default
+
+
 def base_coast(snap: Snapshot, power: str, area_id: str) -> str | None:
     """The one coast a naval unit may use in a two-coast area it may enter only for a friendly
     special British base: the base's coast (Gibraltar is on Spain's south coast, LR 2.3.3); None
