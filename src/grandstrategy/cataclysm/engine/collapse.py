@@ -395,14 +395,34 @@ def _surrender_marker(game: CataclysmGame, current: Step) -> None:
 
 @step("opportunity")
 def _opportunity(game: CataclysmGame, current: Step) -> None:
-    """Diplomatic opportunity (LR 5.7): in order, each eligible power checks; the first success takes it.
+    """Diplomatic opportunity (LR 5.7): in order, each eligible power may check; the first success
+    takes the country. Resistance does not apply.
 
-    Resistance does not apply. The engine always makes the attempt: it can only help.
+    The check is the power's choice: gaining the country can provoke others (LR 5.2.3), so a power
+    may let the chance pass, and the next eligible power is asked.
     """
     if not current["powers"]:
         return
     power = current["powers"][0]
     if not game.state.powers[power].active:
+        game.push("opportunity", area=current["area"], powers=current["powers"][1:])
+        return
+    name = game.module.area(current["area"]).name
+    game.ask(
+        power,
+        f"diplomatic opportunity in {name}: make the effectiveness check for control? (LR 5.7)",
+        ["attempt", "decline"],
+        "opportunity-answer",
+        area=current["area"],
+        powers=current["powers"],
+    )
+
+
+@step("opportunity-answer")
+def _opportunity_answer(game: CataclysmGame, current: Step) -> None:
+    power = current["powers"][0]
+    if current["choice"] == "decline":
+        game.note(f"{power} lets the diplomatic opportunity in {current['area']} pass (LR 5.7)")
         game.push("opportunity", area=current["area"], powers=current["powers"][1:])
         return
     effectiveness_check(
