@@ -258,6 +258,7 @@ def test_a_communist_coup_and_the_opportunity_after_its_failure_lr_5_7() -> None
     crisis(game, 4, 6)
     choose(game, "soviet-union", "bulgaria")
     roll(game, 2)  # the coup fails: opposing powers, Germany first
+    choose(game, "germany", "attempt")  # the check is Germany's choice (LR 5.7)
     roll(game, 5, 1, 1)
     assert state.cubes["bulgaria"] == {"germany": 1}
 
@@ -413,7 +414,9 @@ def test_decisive_victory_with_several_patrons_opens_a_diplomatic_opportunity_lr
     state = game.state
     give_aid(game, "spain", "left", "italy", "germany")
     resolve(game, (6, 1, 1), (2, 1))
+    choose(game, "germany", "attempt")  # each check is the power's choice (LR 5.7)
     roll(game, 1, 2, 3)  # Germany first (effectiveness 3): fails
+    choose(game, "italy", "attempt")
     roll(game, 5)  # Italy succeeds
     assert state.cubes["spain"] == {"italy": 1}
 

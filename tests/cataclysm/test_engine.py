@@ -246,7 +246,9 @@ def test_french_surrender_example_lr_l1252_1258() -> None:
     assert not state.powers["france"].active
     assert state.cubes["french-north-africa"] == {"united-kingdom": 1}
     assert not any(c.split(":")[1:2] == ["france"] for c in state.cup)
+    choose(game, "germany", "attempt")  # the check is Germany's choice (LR 5.7)
     roll(game, 6, 1, 1)  # Germany's diplomatic opportunity in Brittany (three dice): success
+    choose(game, "germany", "attempt")
     roll(game, 3, 2, 1)  # ... and in Provence: failure
     assert state.cubes["brittany"] == {"germany": 1}
     assert state.cubes["provence"] == {"neutral": 1}

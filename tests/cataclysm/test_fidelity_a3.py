@@ -475,12 +475,20 @@ def test_a_failed_attack_without_enemies_goes_to_the_opposing_powers_at_once_lr_
     roll(game, 6)  # Denmark: 6; the German army is destroyed
     expected = [p for p in power_order(game, decreasing=True) if p not in ("germany", "italy")]
     asked: list[str] = []
-    while game.pending is not None and game.pending["type"] == "chance":
-        label = game.pending["label"]
-        assert label.endswith("diplomatic opportunity in denmark"), label
-        if label.split()[0] not in asked:
-            asked.append(label.split()[0])
-        roll(game, 1)  # each die fails
+    while (
+        game.pending is not None
+        and game.pending["type"] == "decide"
+        and game.pending["prompt"].startswith("diplomatic opportunity in Denmark")
+    ):
+        power = game.pending["power"]
+        asked.append(power)
+        choose(game, power, "attempt")  # the check is the power's choice (LR 5.7)
+        assert game.pending is not None and game.pending["type"] == "chance", game.pending
+        while game.pending is not None and game.pending["type"] == "chance":
+            label = game.pending["label"]
+            assert label.endswith("diplomatic opportunity in denmark"), label
+            assert label.split()[0] == power, label
+            roll(game, 1)  # each die fails
     assert asked == expected
     assert game.pending is not None and game.pending["prompt"].startswith("military action (1 left")
 

@@ -63,6 +63,7 @@ def test_the_stresa_front_does_not_bar_a_diplomatic_opportunity_lr_12_1() -> Non
     assert "albania" in interests(MODULE, state, "italy") and controller(MODULE, state, "albania") is None
     game.push("opportunity", area="albania", powers=["germany"])
     game.run()
+    choose(game, "germany", "attempt")  # the check is Germany's choice (LR 5.7)
     assert game.pending is not None and game.pending["type"] == "chance"
     while game.pending is not None and game.pending["type"] == "chance":
         roll(game, 6)

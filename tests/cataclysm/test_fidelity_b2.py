@@ -186,6 +186,7 @@ def test_the_surrender_marker_is_placed_after_the_diplomatic_opportunities_lr_5_
     game.push("surrender", power="france")
     game.run()
     for area in ("brittany", "provence"):
+        choose(game, "germany", "attempt")  # the check is Germany's choice (LR 5.7)
         assert (
             game.pending is not None and f"germany diplomatic opportunity in {area}" in game.pending["label"]
         )

@@ -23,8 +23,9 @@ from grandstrategy.cataclysm.rules.war import global_war_last_turn
 
 
 def drive(game: CataclysmGame, face: int, *, stop_on: str | None = None) -> list[str]:
-    """Play on: every die shows ``face``, every flag goes to the cup; stop at any other decision, or at
-    a die whose label holds ``stop_on``. Returns the labels of the dice rolled."""
+    """Play on: every die shows ``face``, every flag goes to the cup, every diplomatic opportunity is
+    attempted (LR 5.7); stop at any other decision, or at a die whose label holds ``stop_on``.
+    Returns the labels of the dice rolled."""
     labels: list[str] = []
     while game.pending is not None:
         if game.pending["type"] == "chance":
@@ -36,6 +37,8 @@ def drive(game: CataclysmGame, face: int, *, stop_on: str | None = None) -> list
             assert not problems(game), problems(game)
         elif "place the flag" in game.pending["prompt"]:
             choose(game, game.pending["power"], "cup")
+        elif game.pending["prompt"].startswith("diplomatic opportunity in "):
+            choose(game, game.pending["power"], "attempt")
         else:
             break
     return labels
@@ -465,6 +468,7 @@ def test_resistance_and_neutral_cubes_lr_2_3_7_2_4_5() -> None:
     del state.cubes["turkey"]
     game.push("opportunity", area="turkey", powers=["germany"])
     game.run()
+    choose(game, "germany", "attempt")  # the check is Germany's choice (LR 5.7)
     roll_check(game, 5)  # a plain 5 succeeds: Turkey's resistance of 2 does not apply
     drive(game, 6)
     assert controller(MODULE, state, "turkey") == "germany"
