@@ -11,6 +11,8 @@ from pathlib import Path
 from tests.cataclysm.test_operations import (
     choose,
     choose_starting,
+    deploy_alone,
+    last_log,
     offensive,
     options,
     roll,
@@ -24,11 +26,6 @@ from grandstrategy.cataclysm.rules.movement import step_moves
 
 def _units(game: CataclysmGame) -> dict[int, tuple[str, str, str | None]]:
     return {u.id: (u.type, u.area, u.coast) for u in game.state.units}
-
-
-def _deploy(game: CataclysmGame, power: str) -> None:
-    game.push("deploy", power=power, units=None, moved=[], offensive=False)
-    game.run()
 
 
 def _gibraltar(extra: list[tuple[str, str, str]] | None = None) -> CataclysmGame:
@@ -53,7 +50,7 @@ def test_gibraltar_gives_no_allowance_in_the_western_approaches_lr_2_3_3() -> No
     not the Western Approaches, which touches only the north coast. With London lost the British
     fleet may not end a deployment in the Western Approaches."""
     game = _gibraltar()
-    _deploy(game, "united-kingdom")
+    deploy_alone(game, "united-kingdom")
     choose_starting(game, "united-kingdom", "move #1 surface-fleet")
     assert "Mid-Atlantic Ocean" in options(game) and "Western Mediterranean" in options(game)
     assert "Western Approaches" not in options(game)
@@ -65,7 +62,7 @@ def test_a_fleet_coming_to_gibraltar_from_the_atlantic_stands_on_the_south_coast
     coast it would reach first through the Western Approaches."""
     game = _gibraltar([("united-kingdom", "surface-fleet", "north-atlantic-ocean")])
     game.state.units = game.state.units[1:]
-    _deploy(game, "united-kingdom")
+    deploy_alone(game, "united-kingdom")
     choose_starting(game, "united-kingdom", "move #2 surface-fleet")
     assert "Spain (north coast)" not in options(game)  # the base is on the south coast only
     choose(game, "united-kingdom", "Spain (south coast)")
@@ -83,7 +80,7 @@ def test_gibraltar_is_entered_from_the_western_approaches_only_around_the_coast_
     fleet = game.state.units[0]
     assert "spain" not in step_moves(game.module, game.state, fleet, "naval")
     assert "mid-atlantic-ocean" in step_moves(game.module, game.state, fleet, "naval")
-    _deploy(game, "united-kingdom")
+    deploy_alone(game, "united-kingdom")
     choose_starting(game, "united-kingdom", "move #2 surface-fleet")
     assert "Spain (north coast)" not in options(game)  # the base is on the south coast only
     choose(game, "united-kingdom", "Spain (south coast)")
@@ -116,10 +113,6 @@ def _terms(game: CataclysmGame) -> list[int]:
 
 def _score_line(game: CataclysmGame, kind: str) -> str:
     return [line for line in game.state.log if f"{kind} combat: attacker rolls" in line][-1]
-
-
-def last_log(game: CataclysmGame, text: str) -> str:
-    return [line for line in game.state.log if text in line][-1]
 
 
 def _land_attack(game: CataclysmGame, power: str, target: str, *activate: str, actions: int = 1) -> None:

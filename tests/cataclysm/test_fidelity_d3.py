@@ -3,7 +3,7 @@ read as a rules lawyer would, through the engine."""
 
 from __future__ import annotations
 
-from tests.cataclysm.test_operations import choose, offensive, options, setup
+from tests.cataclysm.test_operations import choose, deploy_alone, offensive, options, setup
 
 from grandstrategy.cataclysm.engine import CataclysmGame
 from grandstrategy.cataclysm.engine.collapse import _leave_alliances
@@ -73,13 +73,6 @@ def test_the_refit_is_a_choice_and_two_actions_keep_the_marker_lr_12_2_1() -> No
 # ---- LR 2.2.1 / 8.4: naval units stand on the coast they reach ---------------------------------
 
 
-def _deploy(game: CataclysmGame, power: str) -> None:
-    from grandstrategy.cataclysm.engine.military import deploy
-
-    deploy(game, power, None)
-    game.run()
-
-
 def test_a_fleet_deploys_to_the_coast_of_lombardy_it_reaches_lr_2_2_1() -> None:
     """LR 2.2.1 (L280): a naval unit in Lombardy stands on one coast, and naval movement never
     goes straight from one coast to the other. An Italian fleet deploying from Rome may end on
@@ -87,7 +80,7 @@ def test_a_fleet_deploys_to_the_coast_of_lombardy_it_reaches_lr_2_2_1() -> None:
     next move leaves by the Tyrrhenian Sea. From the west coast it may deploy round to the east
     coast of the same area (LR 8.4: any number of areas)."""
     game = setup("europe-1939", [("italy", "surface-fleet", "rome")], [])
-    _deploy(game, "italy")
+    deploy_alone(game, "italy")
     choose(game, "italy", "move #1 surface-fleet in Rome")
     assert {"Lombardy (east coast)", "Lombardy (west coast)"} <= set(options(game))
     assert "Lombardy" not in options(game)
@@ -105,7 +98,7 @@ def test_gibraltar_takes_fleets_on_the_south_coast_of_spain_only_lr_2_3_3() -> N
     a British fleet into uncontrolled Spain; so a fleet deploying there stands on the south coast
     (before, every unit entering Spain stood on the north coast, facing the Western Approaches)."""
     game = setup("europe-1939", [("united-kingdom", "surface-fleet", "central-mediterranean")], [])
-    _deploy(game, "united-kingdom")
+    deploy_alone(game, "united-kingdom")
     choose(game, "united-kingdom", "move #1 surface-fleet in Central Mediterranean")
     assert "Spain (south coast)" in options(game)
     assert "Spain (north coast)" not in options(game)
@@ -378,7 +371,7 @@ def test_a_deployment_moves_only_the_powers_own_units_lr_8_4() -> None:
         [("france", "germany"), ("united-kingdom", "germany")],
     )
     game.state.alliances["democracy"] = ["france", "united-kingdom"]
-    _deploy(game, "united-kingdom")
+    deploy_alone(game, "united-kingdom")
     moves = [o for o in options(game) if o.startswith("move ")]
     assert moves == ["move #1 infantry-army in Paris"]
 

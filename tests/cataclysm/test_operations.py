@@ -119,6 +119,14 @@ def offensive(game: CataclysmGame, power: str, actions: int) -> None:
     game.run()
 
 
+def deploy_alone(game: CataclysmGame, power: str) -> None:
+    """Open a deployment of all the power's units outside an offensive (LR 8.4) and run to its menu."""
+    from grandstrategy.cataclysm.engine.military import deploy
+
+    deploy(game, power, None)
+    game.run()
+
+
 def last_log(game: CataclysmGame, text: str) -> str:
     found = [line for line in game.state.log if text in line]
     assert found, text

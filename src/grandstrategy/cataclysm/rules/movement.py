@@ -221,53 +221,6 @@ def coast_on_arrival(
     return default
 
 
-def base_coast(snap: Snapshot, power: str, area_id: str) -> str | None:
-    """The one coast a naval unit may use in a two-coast area it may enter only for a friendly
-    special British base: the base's coast (Gibraltar is on Spain's south coast, LR 2.3.3); None
-    when the area is friendly or has no such base."""
-    special = snap.graph.special_base.get(area_id)
-    if special is None or special.coast is None or snap.friendly_area(power, area_id):
-        return None
-    return special.coast if snap.friendly_special_base(power, area_id, BaseKind.NAVAL) else None
-
-
-def arrival_coast_from(module: Module, state: CataclysmState, unit: Unit, area_id: str) -> str | None:
-    """The coast of a two-coast area on which a naval unit now elsewhere arrives (LR 2.2.1).
-
-    Used where the unit's path is not chosen area by area (operations, support, retreat, regroup,
-    leaving an area it may not keep): the coast whose seas are nearest to the unit by naval
-    movement through sea and mixed areas (the first coast by name on a tie or when neither is
-    near), and only the base's coast where a special British base alone lets the unit in. None
-    for an area with one coast, or for a unit that is not naval.
-    """
-    graph = graph_of(module)
-    area = module.areas[area_id]
-    if not area.coasts or graph.unit_class.get(unit.type) != "naval":
-        return None
-    snap = Snapshot(module, state)
-    only = base_coast(snap, unit.power, area_id)
-    if only is not None:
-        return only
-    distance = {unit.area: 0}
-    frontier = [unit.area]
-    for step in range(1, 5):
-        following: list[str] = []
-        for here in frontier:
-            if here != unit.area and here in graph.land_type:
-                continue
-            for there in graph.naval_from(here, unit.coast if here == unit.area else None):
-                if there not in distance:
-                    distance[there] = step
-                    following.append(there)
-        frontier = following
-    best: tuple[int, str] | None = None
-    for coast, seas in sorted(area.coasts.items()):
-        near = min((distance[s] for s in seas if s in distance and s != area_id), default=None)
-        if near is not None and (best is None or near < best[0]):
-            best = (near, coast)
-    return best[1] if best is not None else sorted(area.coasts)[0]
-
-
 def deployment_coasts(module: Module, state: CataclysmState, unit: Unit, area_id: str) -> list[str]:
     """The coasts of a two-coast area on which a naval unit could end a deployment, sorted (LR
     2.2.1, 8.4): those whose seas it reaches and may sail on from, less its own coast in its own
@@ -293,7 +246,7 @@ def _deployment_coasts(snap: Snapshot, unit: Unit, area_id: str) -> set[str]:
         for coast, seas in coasts.items()
         if any(s == unit.area or (s in reach and s not in stops) for s in seas)
     }
-    only = base_coast(snap, power, area_id)
+    only = snap.base_coast(power, area_id)
     if only is not None:
         found &= {only}
     if area_id == unit.area:
@@ -706,7 +659,7 @@ def op_arrival_coasts(
         for coast, seas in coasts.items()
         if any(s == unit.area or (s in distance and _naval_onward(snap, unit.power, s, target)) for s in seas)
     }
-    only = base_coast(snap, unit.power, target)
+    only = snap.base_coast(unit.power, target)
     if only is not None:
         found &= {only}
     return sorted(found)
@@ -877,8 +830,6 @@ __all__ = [
     "MOVES",
     "RANGE",
     "arrival_coast",
-    "arrival_coast_from",
-    "base_coast",
     "coast_on_arrival",
     "deployment_coasts",
     "deployment_destinations",
