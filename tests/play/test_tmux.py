@@ -1,6 +1,8 @@
 """The real thing: ``grandstrategy play`` in a tmux terminal, driven by keystrokes.
 
-Skipped where tmux is not installed. The pane is made large enough for the whole screen, read with
+Where tmux is missing, the test installs it with the system package manager, so a fresh
+machine runs it too; it is skipped only when that is impossible (not root, or no apt-get).
+The pane is made large enough for the whole screen, read with
 ``tmux capture-pane -p``, and must show the turn, the powers and the decision; typing a number must
 advance the game (the choice lands in the save).
 """
@@ -20,8 +22,20 @@ import pytest
 from grandstrategy.core.log import ActionEntry
 from grandstrategy.core.replay import open_save
 
-TMUX = shutil.which("tmux")
-pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+
+def ensure_tmux() -> str | None:
+    """The path of tmux, installing Debian's package first when it is missing and we may."""
+    found = shutil.which("tmux")
+    if found is not None or os.geteuid() != 0 or shutil.which("apt-get") is None:
+        return found
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for step in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "tmux"]):
+        subprocess.run(step, capture_output=True, check=False, env=env)
+    return shutil.which("tmux")
+
+
+TMUX = ensure_tmux()
+pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is missing and cannot be installed here")
 
 
 def _human_actions(path: Path) -> list[str]:
