@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from importlib import resources
@@ -12,6 +14,22 @@ from grandstrategy.core.errors import UserInputError
 from grandstrategy.rulebook.assistant import RulesAssistant
 
 BUILTIN_SETS = ("dev", "heldout")
+
+
+def normalise_question(question: str) -> str:
+    """The form a question is hashed and compared in: case-folded, runs of white space made one space."""
+    return re.sub(r"\s+", " ", question.casefold()).strip()
+
+
+def split_of(question: str) -> str:
+    """'dev' or 'heldout' for a players' or off-topic question: a fixed function of its text alone.
+
+    The first byte of the SHA-256 of the normalised question decides (even: dev, odd: held-out), so
+    a question never changes sides when others are added; every section gets a dev question because
+    the set's authors wrote further questions for a section until one landed in dev.
+    """
+    digest = hashlib.sha256(normalise_question(question).encode("utf-8")).digest()
+    return "dev" if digest[0] % 2 == 0 else "heldout"
 
 
 @dataclass(frozen=True)
