@@ -66,7 +66,8 @@ def ask(question: tuple[str, ...], top: int, as_json: bool, rulebook: Path | Non
     "--set",
     "set_names",
     multiple=True,
-    help="Bundled set to run, repeatable: " + ", ".join(SET_NAMES) + ".",
+    type=click.Choice(SET_NAMES),
+    help="Bundled set to run (repeatable); default: all six.",
 )
 def eval_command(
     files: tuple[Path, ...], top: int, as_json: bool, max_misses: int, set_names: tuple[str, ...]
