@@ -68,3 +68,33 @@ def test_rules_ask_in_a_fresh_process_answers_with_the_section() -> None:
     subprocess.run(command, check=True, capture_output=True, env=env)  # builds the cache if needed
     result = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
     assert result.stdout.startswith("5.2 Flags")
+
+
+def test_eval_command_reports_players_off_topic_and_pattern_sets_as_json() -> None:
+    args = ["eval", "--json", "--set", "players-dev", "--set", "offtopic-heldout", "--set", "heldout"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert [report["name"] for report in data] == ["players-dev", "offtopic-heldout", "heldout"]
+    players, off_topic, patterns = data
+    assert {"top1", "top3", "top1_exact", "false_refusal_rate"} <= set(players)
+    assert off_topic["kind"] == "offtopic" and "refusal_rate" in off_topic and "top1" not in off_topic
+    assert patterns["questions"] == len(builtin_set("heldout")) and "p99" in patterns["latency_ms"]
+
+
+def test_eval_command_splits_a_mixed_file_into_on_and_off_topic(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.jsonl"
+    lines = [
+        {"question": "what is a flag", "sections": ["5.2"]},
+        {"question": "how do you win at risk", "sections": [], "kind": "offtopic"},
+    ]
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["eval", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "mixed.jsonl: 1 questions  top-1 100.0%" in result.output
+    assert "mixed.jsonl (off-topic): 1 questions  refused 100.0%" in result.output
+
+
+def test_eval_command_rejects_an_unknown_set() -> None:
+    result = CliRunner().invoke(app, ["eval", "--set", "nope"])
+    assert result.exit_code == 2 and "Invalid value" in result.output and "players-dev" in result.output

@@ -10,6 +10,7 @@ import click
 
 from grandstrategy.core.errors import UserInputError
 
+SET_NAMES = ("players-dev", "players-heldout", "offtopic-dev", "offtopic-heldout", "dev", "heldout")
 RULEBOOK_HELP = "Your own copy of the Living Rules (.txt, .md or .pdf): show the matching official passage."
 
 
@@ -61,26 +62,46 @@ def ask(question: tuple[str, ...], top: int, as_json: bool, rulebook: Path | Non
 @click.option("--top", "-k", "top", type=click.IntRange(1, 20), default=3, show_default=True, help="Top-k.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.option("--max-misses", type=click.IntRange(0), default=50, show_default=True, help="Misses to list.")
-def eval_command(files: tuple[Path, ...], top: int, as_json: bool, max_misses: int) -> None:
-    """Top-1 and top-k accuracy, misses and latency on FILES (JSON lines); default: dev and held-out."""
-    from grandstrategy.rulebook.assistant import RulesAssistant
-    from grandstrategy.rulebook.evaluate import BUILTIN_SETS, builtin_set, evaluate, read_items
+@click.option(
+    "--set",
+    "set_names",
+    multiple=True,
+    type=click.Choice(SET_NAMES),
+    help="Bundled set to run (repeatable); default: all six.",
+)
+def eval_command(
+    files: tuple[Path, ...], top: int, as_json: bool, max_misses: int, set_names: tuple[str, ...]
+) -> None:
+    """Score the assistant on FILES (JSON lines) or on the bundled sets (default: all six).
 
+    Players' questions (dev, held-out): top-1/top-k accuracy and false refusals; off-topic questions:
+    the refusal rate; the Q&A-pattern sets (dev, heldout) as before. Latency is reported, never judged.
+    """
+    from grandstrategy.rulebook.assistant import RulesAssistant
+    from grandstrategy.rulebook.evaluate import ALL_SETS, Item, builtin_set, evaluate, read_items
+
+    sets: list[tuple[str, list[Item]]] = []
+    for path in files:
+        items = read_items(path)
+        on_topic = [item for item in items if not item.off_topic]
+        off_topic = [item for item in items if item.off_topic]
+        if on_topic or not off_topic:
+            sets.append((path.name, on_topic))
+        if off_topic:
+            sets.append((f"{path.name} (off-topic)" if on_topic else path.name, off_topic))
+    names = set_names or (() if files else ALL_SETS)
+    sets.extend((name, builtin_set(name)) for name in names)
     assistant = RulesAssistant.load()
     assistant.ask("warm up")
-    sets = [(path.name, read_items(path)) for path in files] or [(n, builtin_set(n)) for n in BUILTIN_SETS]
     reports = [evaluate(assistant, items, name, top) for name, items in sets]
     if as_json:
         click.echo(json.dumps([report.to_json() for report in reports], indent=2))
         return
     for report in reports:
-        click.echo(
-            f"{report.name}: {report.total} questions  top-1 {report.top1_accuracy:.1%}  "
-            f"top-{report.k} {report.topk_accuracy:.1%}  latency p50 {report.percentile(50):.2f} ms  "
-            f"p95 {report.percentile(95):.2f} ms  p99 {report.percentile(99):.2f} ms"
-        )
+        click.echo(report.summary_line())
         for miss in report.misses[:max_misses]:
             got = ", ".join(miss.got) or "no answer"
-            click.echo(f"  miss: {miss.question!r}: expected {miss.expected}, got {got}")
+            expected = ", ".join(miss.expected) or "a refusal"
+            click.echo(f"  miss: {miss.question!r}: expected {expected}, got {got}")
         if len(report.misses) > max_misses:
             click.echo(f"  ... {len(report.misses) - max_misses} more misses")
