@@ -487,7 +487,7 @@ def power_position(
         markers=markers,
         posture=posture,
         turn_track={turn: items for turn, items in track.items() if items},
-        cup=dict(sorted(cup.items())),
+        cup={_KIND_WORDS.get(kind, kind): n for kind, n in sorted(cup.items())},
         deciding=deciding,
     )
 
