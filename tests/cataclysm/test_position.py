@@ -140,7 +140,7 @@ def test_another_powers_view_shows_what_its_owner_sees_and_the_cup_only_as_count
     germany = power_position(g, "germany")
     assert germany.cup["unit"] == 1
     assert germany.force_pool.in_play == power_position(game("europe-1939"), "germany").force_pool.in_play + 1
-    text = json.dumps([cup_view(g).to_json(), germany.to_json()])
+    text = json.dumps([cup_view(g).to_json(), germany.cup])
     assert "infantry-army" not in text and "tank" not in text
 
 
