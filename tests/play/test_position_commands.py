@@ -100,3 +100,21 @@ def test_help_names_the_commands(command: str) -> None:
     from grandstrategy.play.terminal import HELP
 
     assert command.split()[0] in HELP
+
+
+def test_a_view_word_wins_over_a_choice_of_the_same_text(tmp_path: Path) -> None:
+    """Placing a counter offers ``cup``: typing cup shows the cup and says how to play the choice."""
+    from grandstrategy.cataclysm.engine.game import Choose
+    from grandstrategy.core.ids import Seat
+    from grandstrategy.core.session import DecisionPoint
+
+    game = session(tmp_path)
+    list(game.bot_moves())
+    before = game.match.state_hash()
+    console = Console(width=WIDTH, record=True, file=io.StringIO(), color_system=None)
+    terminal = TerminalGame(game, console, scripted([], console))
+    offer = DecisionPoint(Seat("germany"), (Choose("germany", "reserve"), Choose("germany", "cup")))
+    assert terminal.handle("cup", offer) is False
+    out = console.export_text()
+    assert "the action cup:" in out and "(to play the choice 'cup', type 2)" in out
+    assert game.match.state_hash() == before
