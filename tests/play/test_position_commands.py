@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,8 @@ from grandstrategy.play.games import as_cataclysm
 from grandstrategy.play.position_text import WIDTH
 from grandstrategy.play.session import PlaySession
 from grandstrategy.play.terminal import TerminalGame, scripted
+
+from .conftest import Cli
 
 
 def session(tmp_path: Path, seats: str = "germany=human,*=bot:random") -> PlaySession:
@@ -118,3 +121,17 @@ def test_a_view_word_wins_over_a_choice_of_the_same_text(tmp_path: Path) -> None
     out = console.export_text()
     assert "the action cup:" in out and "(to play the choice 'cup', type 2)" in out
     assert game.match.state_hash() == before
+
+
+def test_status_on_the_command_line(cli: Cli, new_game: Callable[..., Path]) -> None:
+    path = new_game()
+    text = cli("status", str(path))
+    assert text.code == 0, text.err
+    assert text.out.startswith("Italy (you)") and "Rome (capital)" in text.out
+    data = cli("status", str(path), "Germany", "--json")
+    assert data.code == 0
+    (germany,) = data.json()["positions"]
+    assert germany["power"] == "germany" and not germany["yours"]
+    assert {area["id"] for area in germany["areas"]} >= {"berlin", "ruhr"}
+    bad = cli("status", str(path), "germny")
+    assert bad.code == 2 and "did you mean Germany?" in bad.err and "Traceback" not in bad.err

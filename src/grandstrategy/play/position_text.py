@@ -36,8 +36,8 @@ def _game(state: GameState, command: str) -> CataclysmGame:
 # ---- status -----------------------------------------------------------------------------------------
 
 
-def status_views(state: GameState, text: str, viewer_seats: Iterable[str]) -> Group:
-    """``status [POWER]``: the named power, or else each power the viewer plays.
+def positions(state: GameState, text: str, viewer_seats: Iterable[str]) -> list[PowerPosition]:
+    """The positions ``status [POWER]`` shows: the named power, or else each power the viewer plays.
 
     :raises UserInputError: not a Cataclysm game, an unknown power, or no power to show.
     """
@@ -51,7 +51,12 @@ def status_views(state: GameState, text: str, viewer_seats: Iterable[str]) -> Gr
         powers = [p for p in game.state.powers if p in seats]
         if not powers:
             raise UserInputError("you play no power here; name one, e.g. status germany")
-    return Group(*(render_power(power_position(game, p, viewer_seats=seats)) for p in powers))
+    return [power_position(game, p, viewer_seats=seats) for p in powers]
+
+
+def status_views(state: GameState, text: str, viewer_seats: Iterable[str]) -> Group:
+    """``status [POWER]`` as text (see :func:`positions`)."""
+    return Group(*(render_power(view) for view in positions(state, text, viewer_seats)))
 
 
 def _line(label: str, body: str, style: str = "bold") -> Text:
@@ -314,4 +319,13 @@ def render_cup(view: CupView) -> Group:
     return Group(*parts)
 
 
-__all__ = ["WIDTH", "area_text", "cup_text", "render_area", "render_cup", "render_power", "status_views"]
+__all__ = [
+    "WIDTH",
+    "area_text",
+    "cup_text",
+    "positions",
+    "render_area",
+    "render_cup",
+    "render_power",
+    "status_views",
+]
