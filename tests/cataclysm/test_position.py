@@ -79,7 +79,7 @@ def test_markers_are_named_in_words_with_their_rule() -> None:
     japan = power_position(g, "japan")
     wnt = next(m for m in japan.markers if m.id == "wnt")
     assert wnt.name == "Washington Naval Treaty in force" and wnt.rule == "LR 12.1.3"
-    assert "may not add fleets" in wnt.meaning
+    assert "force pools take no new fleets" in wnt.meaning
     assert "wnt" in {m.id for m in power_position(g, "united-kingdom").markers}
     assert "wnt" not in {m.id for m in power_position(g, "germany").markers}
     soviet = power_position(g, "soviet-union")

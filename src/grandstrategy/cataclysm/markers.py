@@ -91,10 +91,9 @@ MARKERS: dict[str, MarkerMeaning] = {
     "wnt": MarkerMeaning(
         "Washington Naval Treaty in force",
         "LR 12.1.3",
-        "Japan, the United Kingdom and the United States may not add fleets to their force pools, "
-        "and no power may deploy to or attack areas beyond the WNT line in the Pacific. It ends "
-        "when the UK or the US becomes belligerent, or when Japan ends it (at any time; a "
-        "provocation to the UK and the US).",
+        "The Japanese, British and American force pools take no new fleets, and nobody may deploy "
+        "to or attack areas beyond the WNT line in the Pacific. The treaty lapses once Britain or "
+        "America is belligerent, or when Japan ends it (allowed at any moment; it provokes both).",
         ("japan", "united-kingdom", "united-states"),
     ),
     "status-quo": MarkerMeaning(

@@ -25,7 +25,7 @@ from typing import Any
 from grandstrategy.cataclysm.engine.common import counters_in_play, parse_counter
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.lookup import CONNECTION_NAMES, resolve_area
-from grandstrategy.cataclysm.markers import describe_marker, describe_posture
+from grandstrategy.cataclysm.markers import MARKERS, describe_marker, describe_posture
 from grandstrategy.cataclysm.module import Module
 from grandstrategy.cataclysm.module.schema import AreaType, Resource, ResourceKind
 from grandstrategy.cataclysm.rules.arithmetic import builds
@@ -564,8 +564,6 @@ def _force_pool(game: CataclysmGame, power: str) -> ForcePool:
 
 def _binding(power: str) -> set[str]:
     """Marker ids whose rule binds ``power``."""
-    from grandstrategy.cataclysm.markers import MARKERS
-
     return {marker for marker, meaning in MARKERS.items() if power in meaning.powers}
 
 
