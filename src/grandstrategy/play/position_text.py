@@ -69,6 +69,14 @@ def _listing(items: Iterable[str], empty: str = "none") -> str:
     return ", ".join(found) if found else empty
 
 
+def _grouped(items: Iterable[str]) -> list[str]:
+    """Repeated words counted, first-seen order kept: ``2 industrial, natural``."""
+    counted: dict[str, int] = {}
+    for item in items:
+        counted[item] = counted.get(item, 0) + 1
+    return [f"{n} {item}" if n > 1 else item for item, n in counted.items()]
+
+
 def _counts(counts: Mapping[str, int]) -> str:
     return _listing(f"{name} {n}" for name, n in counts.items())
 
@@ -113,7 +121,7 @@ def render_power(view: PowerPosition) -> Group:
     areas.add_column("cubes", justify="right", max_width=5)
     for held in view.areas:
         name = held.name + (" (capital)" if held.capital else "")
-        resources = _listing(held.resources, "-")
+        resources = _listing(_grouped(held.resources), "-")
         if held.damaged:
             resources += f"; {held.damaged} damaged"
         if held.denied:
@@ -250,7 +258,7 @@ def render_area(view: AreaView) -> Group:
                 f"{view.controller or 'nobody'}",
             )
         )
-        parts.append(_line("resources (LR 2.3.8)", _listing(view.resources)))
+        parts.append(_line("resources (LR 2.3.8)", _listing(_grouped(view.resources))))
     parts.append(_line("terrain", _listing(view.terrain)))
     parts.append(_line("cubes", _counts(view.cubes)))
     if view.units:
