@@ -1,4 +1,4 @@
-"""The ``new``, ``play``, ``simulate`` and ``replay`` commands (registered in ``grandstrategy.cli``).
+"""The ``new``, ``play``, ``status``, ``simulate`` and ``replay`` commands (see ``grandstrategy.cli``).
 
 Thin, like the rest of the command line: parse the arguments, call :mod:`grandstrategy.play`, print
 text or JSON. Errors the library raises on purpose reach ``grandstrategy.cli.main``, which prints
@@ -123,6 +123,34 @@ def play_command(save_path: Path, seats: str | None, moves: str | None) -> None:
     else:
         read_line = scripted((line.rstrip("\n") for line in sys.stdin), console)
     TerminalGame(session, console, read_line).run()
+
+
+@click.command(name="status")
+@click.argument("save_path", metavar="FILE", type=click.Path(path_type=Path))
+@click.argument("power", metavar="[POWER]", required=False, default="")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def status_command(save_path: Path, power: str, as_json: bool) -> None:
+    """Show a saved game's position: your powers (the human seats), or POWER's.
+
+    The same view as the status command at the play prompt (Cataclysm only): areas and resources,
+    units, production and reserve, force pool, flags, cubes, interests, relations and special
+    markers in words. Everything shown is public (LR 1.4); the cup appears only as counts.
+    """
+    from rich.console import Console
+
+    from grandstrategy.play.position_text import WIDTH, positions, render_power
+    from grandstrategy.play.seats import HUMAN
+    from grandstrategy.play.session import PlaySession
+
+    session = PlaySession.open(save_path)
+    human = {seat for seat, kind in session.seats.items() if kind == HUMAN}
+    found = positions(session.match.state, power[:60], human)
+    if as_json:
+        _print_json({"file": str(save_path), "positions": [view.to_json() for view in found]})
+        return
+    console = Console(highlight=False)
+    for view in found:
+        console.print(render_power(view), width=min(console.width, WIDTH))
 
 
 @click.command(name="simulate")
@@ -267,5 +295,5 @@ def replay_command(save_path: Path, verify: bool, as_json: bool) -> None:
     )
 
 
-COMMANDS = (new_command, play_command, simulate_command, replay_command)
+COMMANDS = (new_command, play_command, status_command, simulate_command, replay_command)
 """The commands ``grandstrategy.cli`` adds to the top-level group."""

@@ -8,6 +8,10 @@ legal choices. Bots move on their own until a person must decide. At the prompt:
 - a number (or the exact text of a choice) plays it;
 - ``log [N]`` shows the last N lines of the game log (default 30);
 - ``map`` writes the SVG map of the position beside the save and prints its path;
+- ``status`` (or ``me``) shows your powers' positions: areas and resources, units, production
+  and reserve, force pool, flags, cubes, interests, relations and special markers in words;
+  ``status POWER`` another power's (public, LR 1.4); ``area NAME`` one area; ``cup`` the action
+  cup as counts (its contents are hidden; see :mod:`grandstrategy.play.position_text`);
 - ``rules QUESTION`` asks the rules assistant and prints the section and its summary;
 - ``undo`` takes back your last choice (not past a die roll or a draw);
 - ``help`` lists the commands, ``show`` draws the screen again, ``quit`` leaves (the game is saved
@@ -31,6 +35,7 @@ from rich.text import Text
 from grandstrategy.core.errors import GrandStrategyError, UserInputError
 from grandstrategy.core.session import DecisionPoint
 from grandstrategy.play.games import decision_prompt, game_log, outcome, summary
+from grandstrategy.play.position_text import WIDTH, area_text, cup_text, status_views
 from grandstrategy.play.seats import HUMAN
 from grandstrategy.play.session import PlaySession
 
@@ -39,6 +44,10 @@ commands:
   <number>         play that choice (the exact text of a choice works too)
   log [N]          the last N lines of the game log (default 30)
   map              write the SVG map of the position beside the save
+  status [POWER]   your powers' position (or POWER's): areas, units, production,
+                   force pool, flags, cubes, interests, markers in words (alias: me)
+  area NAME        one area: control, resources, terrain, units, cubes, neighbours
+  cup              the action cup as counts (never its order) and the reserves
   rules QUESTION   ask the rules assistant, e.g. rules what is a flag
   undo             take back your last choice (not past a die roll or a draw)
   show             draw the screen again
@@ -48,6 +57,7 @@ commands:
 
 _IDEOLOGY_STYLE = {"democracy": "blue", "fascism": "red", "communism": "magenta"}
 _STABILITY_STYLE = {"steady": "green", "wavering": "yellow", "unstable": "bold red", "surrendered": "dim"}
+_VIEWS = ("status", "me", "area", "cup")  # the position views (play/position_text.py)
 _BOT_LINES = 12  # bot moves shown in full between two of your decisions
 
 ReadLine = Callable[[str], str]
@@ -156,6 +166,9 @@ class TerminalGame:
         if word == "undo":
             self.console.print(escape(self.session.undo()))
             return True
+        if word in _VIEWS:
+            self._view(word, rest, decision)
+            return False
         options = [str(getattr(a, "option", a)) for a in decision.legal]
         if text in options or text in decision.notations():
             move = self.session.play(text)
@@ -178,6 +191,29 @@ class TerminalGame:
             self.console.print("(the log is empty)")
         for entry in lines[-count:]:
             self.console.print(escape(entry), highlight=False)
+
+    def _view(self, word: str, rest: str, decision: DecisionPoint) -> None:
+        """``status``/``me``, ``area`` and ``cup``: the position views, at most 80 columns wide.
+
+        A view word wins over a choice with the same text (placing a counter offers ``cup``):
+        looking never changes the game, and the note says how to play that choice.
+        """
+        state = self.session.match.state
+        if word in ("status", "me"):
+            if word == "me" and rest:
+                raise UserInputError(f"me shows your own powers; for another, type status {rest[:40]}")
+            human = {seat for seat, kind in self.session.seats.items() if kind == HUMAN}
+            view = status_views(state, rest, human)
+        elif word == "area":
+            view = area_text(state, rest)
+        else:
+            view = cup_text(state)
+        self.console.print(view, width=min(self.console.width, WIDTH))
+        options = [str(getattr(a, "option", a)) for a in decision.legal]
+        text = f"{word} {rest}".strip()
+        if text in options:
+            number = options.index(text) + 1
+            self.console.print(f"(to play the choice {escape(text)!r}, type {number})")
 
     def _rules(self, question: str) -> None:
         if not question.strip():
