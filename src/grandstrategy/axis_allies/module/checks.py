@@ -98,16 +98,22 @@ def _territories(module: MapModule) -> list[Problem]:
             if territory.capital not in module.powers:
                 fault("capital", f"names unknown power {territory.capital!r}")
             elif owner != territory.capital:
-                fault("capital", f"is {territory.capital!r}'s capital but starts owned by {owner!r}")
-        land = [other for other in territory.neighbours if other in known and not module.is_sea(other)]
-        if territory.island and land:
-            fault("island", f"an island has no land neighbour, but it borders {', '.join(land)}")
+                fault("capital", f"is the capital of {territory.capital!r} but starts owned by {owner!r}")
+        if territory.island and not _lies_in_one_sea_zone(module, territory.neighbours):
+            fault("island", "an island lies in exactly one sea zone and borders no land territory")
     for power in module.powers:
         if capitals[power] != 1:
             found.append(
-                Problem("powers.yaml", f"power {power!r}", "", f"has {capitals[power]} capitals; it needs one")
+                Problem(
+                    "powers.yaml", f"power {power!r}", "", f"has {capitals[power]} capitals; it needs one"
+                )
             )
     return found
+
+
+def _lies_in_one_sea_zone(module: MapModule, neighbours: list[str]) -> bool:
+    """The Revised reading of an island: its only neighbour is one sea zone."""
+    return len(neighbours) == 1 and neighbours[0] in module.territories and module.is_sea(neighbours[0])
 
 
 def _canals(module: MapModule) -> list[Problem]:
@@ -124,7 +130,9 @@ def _canals(module: MapModule) -> list[Problem]:
         for i, zone in enumerate(zones):
             for other in zones[i + 1 :]:
                 if other not in known[zone].neighbours:
-                    found.append(Problem(MAP, record, "sea_zones", f"{zone!r} and {other!r} are not adjacent"))
+                    found.append(
+                        Problem(MAP, record, "sea_zones", f"{zone!r} and {other!r} are not adjacent")
+                    )
         for land in canal.controlled_by:
             if land not in known:
                 found.append(Problem(MAP, record, "controlled_by", f"names unknown territory {land!r}"))

@@ -148,14 +148,18 @@ def _read(root: Path, name: str, problems: list[Problem]) -> Any:
         problems.append(Problem(name, "", "", "file is missing"))
         return None
     except (OSError, UnicodeDecodeError) as error:
-        problems.append(Problem(name, "", "", f"cannot be read ({getattr(error, 'strerror', None) or error})"))
+        problems.append(
+            Problem(name, "", "", f"cannot be read ({getattr(error, 'strerror', None) or error})")
+        )
         return None
     try:
         return yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problems.append(Problem(name, "", "", f"is not valid YAML{where}: {getattr(error, 'problem', error)}"))
+        problems.append(
+            Problem(name, "", "", f"is not valid YAML{where}: {getattr(error, 'problem', error)}")
+        )
         return None
 
 

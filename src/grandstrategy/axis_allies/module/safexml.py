@@ -106,12 +106,16 @@ def parse_xml(data: bytes, name: str) -> Element:
     def external(*_args: object) -> int:
         raise _Refused("refers to an external entity, which this reader refuses")
 
+    def skipped(name: str, is_parameter: int) -> None:
+        raise _Refused(f"refers to entity {name!r}, which this reader does not expand")
+
     parser.StartElementHandler = start
     parser.EndElementHandler = end
     parser.StartDoctypeDeclHandler = doctype
     parser.EntityDeclHandler = entity
     parser.UnparsedEntityDeclHandler = entity
     parser.ExternalEntityRefHandler = external
+    parser.SkippedEntityHandler = skipped
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     try:
         parser.Parse(data, True)

@@ -4,7 +4,8 @@ The importer reads the facts the game file states (territories, sea zones, conne
 values, owners, capitals, victory cities, impassable neutrals, canals, players and alliances,
 turn order, unit stats and costs, starting units and IPCs, game options) and writes them as YAML
 with the file's lines as provenance. It adds one derived fact, ``island`` (a land territory
-with no land neighbour), and says so in the provenance. It never copies the XML itself.
+lying in one sea zone with no land neighbour, the rulebook's reading), and says so in the
+provenance. It never copies the XML itself.
 
 The result is checked like any module before a byte is written, so a game file that does not
 describe a consistent map gives a list of problems and no output.
@@ -268,10 +269,12 @@ def _map(source: _Source, game_map: Element, ids: dict[str, str]) -> dict[str, A
             if known.get(key):
                 record[key] = known[key]
         note = ""
-        if not sea and neighbours[tid] and not any(not is_sea.get(other, True) for other in neighbours[tid]):
+        if not sea and len(neighbours[tid]) == 1 and is_sea.get(next(iter(neighbours[tid])), False):
             record["island"] = True
-            note = "island: derived, no land neighbour"
-        record["neighbours"] = _FlowList(sorted(neighbours[tid], key=lambda other: _sort_key(_name(ids, other))))
+            note = "island as derived from the connections, lying in one sea zone alone"
+        record["neighbours"] = _FlowList(
+            sorted(neighbours[tid], key=lambda other: _sort_key(_name(ids, other)))
+        )
         record["provenance"] = source.cite([node.line, *lines[tid]], note)
         territories.append(record)
     return {"territories": territories, "canals": _canals(source, ids)}
@@ -330,8 +333,8 @@ def _powers(source: _Source, ids: dict[str, str]) -> list[dict[str, Any]]:
         else:
             source.problems.append(f"line {node.line}: alliance names unknown player {name!r}")
     order: list[str] = []
-    sequence = source.root.iter("step")
-    for node in sequence:
+    steps = source.root.iter("step")
+    for node in steps:
         player = node.attrs.get("player")
         if player and node.attrs.get("delegate") not in _BID_DELEGATES and player not in order:
             order.append(player)
@@ -347,22 +350,22 @@ def _powers(source: _Source, ids: dict[str, str]) -> list[dict[str, Any]]:
             players[name]["production_frontier"] = node.attrs.get("frontier", "")
             lines[name].append(node.line)
     result = []
-    for name, player in players.items():
+    for name, facts in players.items():
         if name not in order:
             source.problems.append(f"player {name!r} has no turn in the game sequence")
             continue
-        missing = [key for key in ("alliance", "starting_ipcs", "production_frontier") if key not in player]
+        missing = [key for key in ("alliance", "starting_ipcs", "production_frontier") if key not in facts]
         if missing:
             source.problems.append(f"player {name!r} has no {', '.join(missing)} in the file")
             continue
         result.append(
             {
-                "id": player["id"],
+                "id": facts["id"],
                 "name": name,
-                "alliance": player["alliance"],
+                "alliance": facts["alliance"],
                 "turn": order.index(name) + 1,
-                "starting_ipcs": player["starting_ipcs"],
-                "production_frontier": player["production_frontier"],
+                "starting_ipcs": facts["starting_ipcs"],
+                "production_frontier": facts["production_frontier"],
                 "provenance": source.cite(lines[name]),
             }
         )
@@ -376,14 +379,14 @@ def _units(source: _Source) -> dict[str, Any]:
         return {"unit_types": []}
     rule_costs: dict[str, tuple[str, int, list[int]]] = {}
     for rule in source.root.iter("productionRule"):
-        cost = rule.child("cost")
-        result = rule.child("result")
-        if cost is None or result is None or cost.attrs.get("resource") != "PUs":
+        paid = rule.child("cost")
+        made = rule.child("result")
+        if paid is None or made is None or paid.attrs.get("resource") != "PUs":
             continue
         rule_costs[rule.attrs.get("name", "")] = (
-            result.attrs.get("resourceOrUnit", ""),
-            int(_value(cost.attrs.get("quantity", "0"))),
-            [rule.line, cost.line, result.line],
+            made.attrs.get("resourceOrUnit", ""),
+            int(_value(paid.attrs.get("quantity", "0"))),
+            [rule.line, paid.line, made.line],
         )
     used = {node.attrs.get("frontier", "") for node in source.root.iter("playerProduction")}
     costs: dict[str, dict[str, int]] = defaultdict(dict)
