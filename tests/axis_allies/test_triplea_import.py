@@ -16,6 +16,8 @@ from grandstrategy.axis_allies.module.safexml import MAX_BYTES
 from grandstrategy.axis_allies.module.triplea import dump_yaml, import_triplea, slug
 from grandstrategy.cli import main
 
+FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+FAST_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "reference" / "triplea-revised"
 needs_reference = pytest.mark.skipif(
     not (REFERENCE / "ww2v2.xml").is_file(), reason="../shared/reference/triplea-revised is not present"
@@ -211,6 +213,27 @@ def test_missing_file_and_inconsistent_game(tmp_path: Path, capsys: pytest.Captu
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ('resource="PUs" quantity="3"', 'resource="PUs" quantity="three"', "a cost needs a whole-number"),
+        ('quantity="6"/>', 'quantity="lots"/>', "powers[1] (reds) field 'starting_ipcs'"),
+        ('value="Reds"/>', 'value="Greens"/>', "field 'capital': names unknown power 'greens'"),
+        ('<option name="production" value="1"/>', '<option name="isCursed" value="1"/>', "'isCursed'"),
+    ],
+    ids=["cost", "starting-ipcs", "capital", "unknown-option"],
+)
+def test_game_file_faults_are_listed_without_writing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], old: str, new: str, message: str
+) -> None:
+    assert old in TINY
+    broken = tmp_path / "broken.xml"
+    broken.write_text(TINY.replace(old, new))
+    code, _, err = run(["import-triplea", str(broken), "--out", str(tmp_path / "o")], capsys)
+    assert code == 1 and message in err and "Traceback" not in err
+    assert not (tmp_path / "o").exists()
+
+
 def copy_module(tmp_path: Path) -> Path:
     target = tmp_path / "module"
     shutil.copytree(DEFAULT_MODULE_DIR, target)
@@ -219,9 +242,9 @@ def copy_module(tmp_path: Path) -> Path:
 
 def edit(directory: Path, name: str, change: Any) -> None:
     path = directory / name
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=FAST_LOADER)
     change(data)
-    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    path.write_text(yaml.dump(data, Dumper=FAST_DUMPER, sort_keys=False), encoding="utf-8")
 
 
 def territory(data: dict[str, Any], tid: str) -> dict[str, Any]:

@@ -58,6 +58,11 @@ class _Refused(Exception):
 
 def read_xml(path: Path, max_bytes: int = MAX_BYTES) -> Element:
     """Parse ``path`` into an :class:`Element` tree, or raise one :class:`XmlFileError`."""
+    return parse_xml(read_bounded(path, max_bytes), str(path))
+
+
+def read_bounded(path: Path, max_bytes: int = MAX_BYTES) -> bytes:
+    """The bytes of ``path``, refusing a file above ``max_bytes`` without reading all of it."""
     try:
         with path.open("rb") as handle:
             data = handle.read(max_bytes + 1)
@@ -69,7 +74,7 @@ def read_xml(path: Path, max_bytes: int = MAX_BYTES) -> Element:
         raise XmlFileError(f"{path}: cannot be read ({error.strerror or error})") from None
     if len(data) > max_bytes:
         raise XmlFileError(f"{path}: is larger than {max_bytes} bytes; not a game file this reader accepts")
-    return parse_xml(data, str(path))
+    return data
 
 
 def parse_xml(data: bytes, name: str) -> Element:

@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 
 from grandstrategy.axis_allies.module.loader import FILES, check_data
-from grandstrategy.axis_allies.module.safexml import MAX_BYTES, Element, XmlFileError, read_xml
+from grandstrategy.axis_allies.module.safexml import MAX_BYTES, Element, XmlFileError, parse_xml, read_bounded
 from grandstrategy.core.errors import DataError, UserInputError
 from grandstrategy.core.files import atomic_write
 
@@ -115,8 +115,8 @@ def import_triplea(path: Path, label: str | None = None, module_id: str | None =
     :raises DataError: the XML is not a TripleA game of the Revised family, or the map it
         describes fails the module checks; the message lists every problem.
     """
-    root = read_xml(path)
-    data = path.read_bytes()
+    data = read_bounded(path)
+    root = parse_xml(data, str(path))
     if root.tag != "game":
         raise DataError(f"{path}: the root element is <{root.tag}>, not a TripleA <game>")
     source = _Source(label or f"{path.resolve().parent.name}/{path.name}", root, [])
@@ -383,9 +383,13 @@ def _units(source: _Source) -> dict[str, Any]:
         made = rule.child("result")
         if paid is None or made is None or paid.attrs.get("resource") != "PUs":
             continue
+        quantity = _value(paid.attrs.get("quantity", ""))
+        if not isinstance(quantity, int) or isinstance(quantity, bool):
+            source.problems.append(f"line {paid.line}: a cost needs a whole-number quantity")
+            continue
         rule_costs[rule.attrs.get("name", "")] = (
             made.attrs.get("resourceOrUnit", ""),
-            int(_value(paid.attrs.get("quantity", "0"))),
+            quantity,
             [rule.line, paid.line, made.line],
         )
     used = {node.attrs.get("frontier", "") for node in source.root.iter("playerProduction")}
