@@ -200,3 +200,54 @@ def test_look_up_by_name_id_or_sea_zone_number(revised: MapModule) -> None:
     assert revised.find_territory("SZ 34") is revised.territories["sz-34"]
     assert revised.find_territory("34 sea zone") is revised.territories["sz-34"]
     assert revised.find_territory("Atlantis") is None
+
+
+# brief §2.1: the Historical Edition's victory cities (VCP) by territory, Italy not playing. Rome
+# stands on the Revised map's Southern Europe (the Italy map that splits it off is not public).
+AARHE_VCP = {
+    "germany": 6,
+    "southern-europe": 5,
+    "western-europe": 2,
+    "eastern-europe": 2,
+    "balkans": 2,
+    "ukraine-ssr": 1,
+    "japan": 6,
+    "manchuria": 2,
+    "french-indochina": 2,
+    "borneo": 2,
+    "kwantung": 1,
+    "east-indies": 1,
+    "philipine-islands": 1,
+    "russia": 6,
+    "caucasus": 4,
+    "karelia-ssr": 3,
+    "novosibirsk": 2,
+    "archangel": 1,
+    "kazakh-ssr": 1,
+    "buryatia-ssr": 1,
+    "united-kingdom": 5,
+    "eastern-canada": 2,
+    "anglo-egypt": 1,
+    "india": 1,
+    "australia": 1,
+    "persia": 1,
+    "union-of-south-africa": 1,
+    "eastern-united-states": 5,
+    "western-united-states": 4,
+    "central-united-states": 2,
+    "china": 1,
+    "sinkiang": 1,
+    "brazil": 1,
+    "turkey": 2,
+    "spain": 2,
+}
+
+
+def test_historical_edition_victory_points_split_by_revised_owners(revised: MapModule) -> None:
+    """brief §6: with the Revised starting owners the Axis hold 33 VCP, the Allies 44, neutrals 4."""
+    held: dict[str, int] = {}
+    for territory_id, points in AARHE_VCP.items():
+        owner = revised.territories[territory_id].original_owner
+        side = revised.alliance_of(owner) if owner else "neutral"
+        held[side] = held.get(side, 0) + points
+    assert held == {"axis": 33, "allies": 44, "neutral": 4}
