@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import shutil
 from pathlib import Path
@@ -272,7 +273,7 @@ def _canal_unknown(data: dict[str, Any]) -> None:
 
 
 def _duplicate_id(data: dict[str, Any]) -> None:
-    data["territories"].append(dict(territory(data, "midway")))
+    data["territories"].append(copy.deepcopy(territory(data, "midway")))
 
 
 def _no_provenance(data: dict[str, Any]) -> None:
@@ -348,6 +349,19 @@ def test_check_json_and_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["summary"]["canals"] == 2
     code, out, _ = run(["check"], capsys)
     assert code == 0 and "79 land (16 impassable, 13 islands), 64 sea zones" in out
+
+
+def test_check_of_a_missing_directory_or_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["check", str(tmp_path / "nowhere")], capsys)
+    assert code == 1 and "is not a directory holding a module" in err
+    module = copy_module(tmp_path)
+    (module / "units.yaml").unlink()
+    code, _, err = run(["check", str(module)], capsys)
+    assert code == 1 and "units.yaml: file is missing" in err
+    bomb = "a: &a [x, x, x, x]\nb: &b [*a, *a, *a, *a]\nc: [*b, *b, *b, *b]\n"
+    (module / "units.yaml").write_text(bomb, encoding="utf-8")
+    code, _, err = run(["check", str(module)], capsys)
+    assert code == 1 and "units.yaml: uses YAML aliases" in err
 
 
 def test_territory_look_up(capsys: pytest.CaptureFixture[str]) -> None:

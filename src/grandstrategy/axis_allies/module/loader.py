@@ -153,6 +153,10 @@ def _read(root: Path, name: str, problems: list[Problem]) -> Any:
         )
         return None
     try:
+        if any(isinstance(event, yaml.AliasEvent) for event in yaml.parse(text, Loader=_LOADER)):
+            # A module never needs anchors; refusing aliases rules out exponential expansion.
+            problems.append(Problem(name, "", "", "uses YAML aliases (*name), which a module may not"))
+            return None
         return yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
