@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
+from typing import Any
 
 import click
 
@@ -12,7 +14,7 @@ HELP_FORCE = 'Units as "COUNT UNIT, ...", e.g. "3 inf, 1 art, 2 arm, 1 ftr" (abb
 
 @click.group(name="aa")
 def app() -> None:
-    """Axis & Allies family (Revised, LHTR 1.3, Historical Edition variant): battle odds."""
+    """Axis & Allies family (Revised, LHTR 1.3, Historical Edition variant): battle odds and the map."""
 
 
 @app.command()
@@ -134,3 +136,111 @@ def _render(result: object, title: str) -> str:
     if result.note:
         console.print(f"note: {result.note}")
     return out.getvalue()
+
+
+MODULE_OPTION = click.option(
+    "--module",
+    "module_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Map module directory to use instead of the shipped Revised one.",
+)
+
+
+def _print_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+@app.command(name="import-triplea")
+@click.argument("xml_file", metavar="FILE.xml", type=click.Path(path_type=Path))
+@click.option("--out", "out", type=click.Path(path_type=Path), required=True, help="Directory to write.")
+@click.option("--id", "module_id", default=None, help="Module id (default: from the game's name).")
+@click.option(
+    "--label",
+    default=None,
+    help="How provenance names the file (default: PARENT-DIR/FILE.xml).",
+)
+def import_triplea_command(xml_file: Path, out: Path, module_id: str | None, label: str | None) -> None:
+    """Read a TripleA game file of the Revised family and write it as a checked map module."""
+    from grandstrategy.axis_allies.module.triplea import import_triplea, write_module
+
+    files = import_triplea(xml_file, label=label, module_id=module_id)
+    written = write_module(files, out)
+    territories = files["map.yaml"]["territories"]
+    sea = sum(1 for t in territories if t["type"] == "sea")
+    click.echo(
+        f"wrote {len(written)} files to {out}: {len(territories) - sea} land territories, {sea} sea zones, "
+        f"{len(files['powers.yaml']['powers'])} powers, {len(files['setup.yaml']['units'])} unit stacks"
+    )
+
+
+@app.command()
+@click.argument("module_dir", required=False, type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def check(module_dir: Path | None, as_json: bool) -> None:
+    """Validate a map module directory (default: the shipped Revised one) and summarise it."""
+    from grandstrategy.axis_allies.module import check_module
+
+    report = check_module(module_dir)
+    if as_json:
+        _print_json(
+            {
+                "ok": report.ok,
+                "directory": report.directory,
+                "summary": report.summary(),
+                "problems": [str(problem) for problem in report.problems],
+            }
+        )
+    elif report.ok:
+        summary = report.summary()
+        records = summary["records"]
+        click.echo(f"module {summary['module']} ({summary['title']}): OK")
+        click.echo(
+            f"  territories  {summary['land_territories']} land ({summary['impassable']} impassable, "
+            f"{summary['islands']} islands), {summary['sea_zones']} sea zones"
+        )
+        click.echo(f"  connections  {summary['connections']}; canals {summary['canals']}")
+        click.echo(f"  victory cities {summary['victory_cities']}")
+        click.echo(f"  powers       {', '.join(summary['powers'])} (turn order)")
+        click.echo(f"  units        {summary['unit_types']} types, {summary['starting_units']} at start")
+        click.echo(
+            f"  records      {records['from_source']} cite the game file, "
+            f"{records['reconstructed']} reconstructed"
+        )
+        click.echo(f"  content hash {summary['content_hash'][:23]}")
+    else:
+        click.echo(f"module in {report.directory}: {len(report.problems)} problem(s)", err=True)
+        for problem in report.problems:
+            click.echo(f"  {problem}", err=True)
+    if not report.ok:
+        raise SystemExit(1)
+
+
+@app.command()
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@MODULE_OPTION
+def territory(name: str, as_json: bool, module_dir: Path | None) -> None:
+    """Show a territory's or sea zone's facts, neighbours, canals, starting units and provenance."""
+    from grandstrategy.axis_allies.module import load_module
+    from grandstrategy.axis_allies.module.lookup import resolve_territory, territory_facts
+
+    module = load_module(module_dir)
+    facts = territory_facts(module, resolve_territory(module, name))
+    if as_json:
+        _print_json(facts)
+        return
+    click.echo(f"{facts['name']} ({facts['type']})")
+    for key in ("ipc", "original_owner", "capital_of", "victory_city", "impassable", "island"):
+        if key in facts:
+            click.echo(f"  {key.replace('_', ' ')}: {facts[key] if facts[key] is not None else '-'}")
+    click.echo(f"  neighbours: {', '.join(item['name'] for item in facts['neighbours'])}")
+    for canal in facts["canals"]:
+        click.echo(
+            f"  {canal['name']}: {canal['role']} (sea zones {', '.join(canal['sea_zones'])}; "
+            f"controlled by {', '.join(canal['controlled_by'])})"
+        )
+    if facts["starting_units"]:
+        units = ", ".join(f"{u['power']} {u['count']} {u['type']}" for u in facts["starting_units"])
+        click.echo(f"  starting units: {units}")
+    click.echo(f"  provenance: {facts['provenance']}")
