@@ -41,8 +41,10 @@ The module sits above the engine and the odds solver (neither imports it).
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from grandstrategy.cataclysm.engine import combat as combat_engine
@@ -274,8 +276,14 @@ def _situation(trial: CataclysmGame, op: dict[str, Any]) -> SituationOdds | None
             invasion=facts["invasion"],
             fortress=facts["fortress"],
         )
+    return _solve(json.dumps(data, sort_keys=True))
+
+
+@lru_cache(maxsize=2048)
+def _solve(text: str) -> SituationOdds | None:
+    """The exact odds of a situation given as canonical JSON (the same fights recur: solved once)."""
     try:
-        return situation_odds(parse_situation(data))
+        return situation_odds(parse_situation(json.loads(text)))
     except UserInputError:
         return None
 
@@ -326,9 +334,10 @@ def operation_chance(
     if "attacker" in support:
         _commit_support(trial, op, "attacker")
     known = _situation(trial, op)
+    committed = len(op["support"]["defender"])
     if "defender" in support:
         _commit_support(trial, op, "defender")
-    odds = _situation(trial, op)
+    odds = known if len(op["support"]["defender"]) == committed else _situation(trial, op)
     if odds is None or known is None:
         return None
     s = odds.situation
