@@ -16,9 +16,9 @@ from tests.cataclysm.test_operations import (
     setup,
 )
 
+from grandstrategy.cataclysm.chances import option_odds
 from grandstrategy.cataclysm.engine import CataclysmGame
 from grandstrategy.cataclysm.engine.invariants import problems
-from grandstrategy.cataclysm.chances import option_odds
 from grandstrategy.cataclysm.module.schema import Commitment
 from grandstrategy.cataclysm.odds import parse_situation, situation_odds
 from grandstrategy.cataclysm.rules.dice import combat_odds

@@ -72,6 +72,13 @@ from grandstrategy.core.errors import UserInputError
 CHECK_RESULTS = frozenset({"political-result", "alliance-result", "opportunity-result", "coup-result"})
 """Steps that receive the result of a check an option asks for (LR 5.3, 5.7, 6, 6.1)."""
 
+CHECK_DECISIONS = frozenset(
+    {"political-action", "opportunity-answer", "coup-target", "alliance-consent-answer"}
+)
+"""Decisions (by the step that takes the answer) whose options may lead straight to a check: the
+political action (LR 6), a diplomatic opportunity (LR 5.7), a coup's target (LR 5.7) and a
+partner's consent to an alliance (LR 6.1)."""
+
 _NO_DICE = ("forfeit", "posture ")
 """Options that never roll (LR 3.7, 6.8): not applied to a copy."""
 
@@ -381,7 +388,7 @@ def _combat_chance(
     if disaster:
         parts.append(f"disaster {percent(disaster)}")
     if loss is not None and inflicted is not None:
-        parts.append(f"loss {float(loss):.1f} v {float(inflicted):.1f}")
+        parts.append(f"exp. loss {float(loss):.1f} v {float(inflicted):.1f}")
     return Chance(
         kind="combat",
         success=win,
@@ -471,7 +478,9 @@ def option_chance(game: CataclysmGame, option: str) -> Chance | None:
         return _augment(game, option, context["op"])
     if step == "op-support-answer" and "consent" not in context:
         return _support(game, option, context["op"], context["side"])
-    return _check_option(game, pending["power"], option)
+    if step in CHECK_DECISIONS:
+        return _check_option(game, pending["power"], option)
+    return None
 
 
 def option_chances(game: CataclysmGame) -> dict[str, Chance]:
@@ -500,6 +509,7 @@ def option_odds(game: CataclysmGame, power: str, option: str) -> float | None:
 
 
 __all__ = [
+    "CHECK_DECISIONS",
     "CHECK_RESULTS",
     "Chance",
     "PendingCheck",
