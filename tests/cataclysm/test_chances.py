@@ -86,6 +86,9 @@ def test_an_alliance_shows_its_check_if_the_partners_agree_lr_6_1() -> None:
     assert chance.success == enumerated_successes(game, "germany", "alliance italy", consent="italy")
     weakest = min(check_dice(game.module, game.state, p) for p in ("germany", "italy"))
     assert chance.success == success_chance(*weakest)
+    choose(game, "germany", "alliance italy")  # Italy's consent comes first: agreeing leads to the roll
+    consent = option_chances(game)
+    assert set(consent) == {"agree"} and consent["agree"].success == chance.success
 
 
 def test_a_diplomatic_opportunity_attempt_has_its_chance_and_decline_none_lr_5_7() -> None:
@@ -195,6 +198,36 @@ def test_the_support_decisions_chance_matches_every_combat_roll_through_the_engi
     assert chance.success == odds_of(
         {"combat": "land", "attacker": {"units": ["tank-army"]}, "defender": {"units": ["minor-army"]}}
     )
+
+
+def test_the_defenders_possible_support_is_counted_and_shown_apart_lr_10_2() -> None:
+    """German infantry from the Ruhr against Lorraine's army and fortress; French air in Paris may
+    support the defence (see docs/decisions.md: both sides' possible support counts as sent)."""
+    game = setup(
+        "europe-1939",
+        [
+            ("germany", "infantry-army", "ruhr"),
+            ("france", "infantry-army", "lorraine"),
+            ("france", "fortress", "lorraine"),
+            ("france", "tactical-air", "paris"),
+        ],
+        [("germany", "france")],
+    )
+    offensive(game, "germany", 1)
+    chance = option_chances(game)["land operation against Lorraine"]
+    assert not limited_supply(game, game.state.units)
+    lorraine: dict[str, object] = {
+        "combat": "land",
+        "attacker": {"units": ["infantry-army"]},
+        "adverse_terrain": game.module.area("lorraine").adverse,
+        "fortress": True,
+    }
+    alone = odds_of({**lorraine, "defender": {"units": ["infantry-army", "fortress"]}})
+    supported = odds_of(
+        {**lorraine, "defender": {"units": ["infantry-army", "fortress"], "air": ["tactical-air"]}}
+    )
+    assert chance.success == supported < alone == chance.no_defender_support
+    assert f"win {percent(supported)} ({percent(alone)} no def. support)" in chance.text
 
 
 def test_an_attack_across_a_strait_counts_the_defenders_plus_one_lr_10_4() -> None:
