@@ -107,8 +107,12 @@ def test_a_restricted_target_takes_one_attacking_army_lr_7_1_3() -> None:
         parse_situation(
             {
                 "combat": "land",
-                "attacker": {"units": ["tank-army"]},
-                "defender": {"units": ["infantry-army"]},
+                # the armies in neutral Poland trace no line of communication (LR 9.6)
+                "attacker": {"units": ["tank-army"], "limited_supply": True},
+                "defender": {
+                    "units": ["infantry-army"],
+                    "purges": game.state.powers["soviet-union"].posture == "political-purges",  # LR 12.3
+                },
                 "adverse_terrain": game.module.area("byelorussia").adverse,
             }
         )
