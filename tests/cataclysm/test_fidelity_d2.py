@@ -16,9 +16,9 @@ from tests.cataclysm.test_operations import (
     setup,
 )
 
+from grandstrategy.cataclysm.chances import option_odds
 from grandstrategy.cataclysm.engine import CataclysmGame
 from grandstrategy.cataclysm.engine.invariants import problems
-from grandstrategy.cataclysm.engine.option_odds import option_odds
 from grandstrategy.cataclysm.module.schema import Commitment
 from grandstrategy.cataclysm.odds import parse_situation, situation_odds
 from grandstrategy.cataclysm.rules.dice import combat_odds
@@ -107,13 +107,17 @@ def test_a_restricted_target_takes_one_attacking_army_lr_7_1_3() -> None:
         parse_situation(
             {
                 "combat": "land",
-                "attacker": {"units": ["infantry-army"]},
-                "defender": {"units": ["infantry-army"]},
+                # the armies in neutral Poland trace no line of communication (LR 9.6)
+                "attacker": {"units": ["tank-army"], "limited_supply": True},
+                "defender": {
+                    "units": ["infantry-army"],
+                    "purges": game.state.powers["soviet-union"].posture == "political-purges",  # LR 12.3
+                },
                 "adverse_terrain": game.module.area("byelorussia").adverse,
             }
         )
     )
-    # the bots' estimate activates as many armies as the target takes: one
+    # the bots' estimate activates as many armies as the target takes: one, the tank army first
     found = option_odds(game, "germany", "land operation against Byelorussia")
     assert found == float(one_army.attacker_wins)
     choose(game, "germany", "land operation against Byelorussia")

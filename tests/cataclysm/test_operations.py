@@ -653,23 +653,26 @@ def test_a_unit_moves_at_most_twice_in_one_deployment_lr_8_4() -> None:
 def test_bots_get_the_exact_odds_of_an_operation_option() -> None:
     from fractions import Fraction
 
-    from grandstrategy.cataclysm.odds import option_odds, parse_situation, situation_odds
+    from grandstrategy.cataclysm.chances import option_odds
+    from grandstrategy.cataclysm.odds import parse_situation, situation_odds
 
     game = bare_game()
+    offensive(game, "germany", 1)
     poland = situation_odds(
         parse_situation(
             {
                 "combat": "land",
-                "attacker": {"units": ["infantry-army", "tank-army"], "air": ["tactical-air"]},
+                "attacker": {"units": ["tank-army", "infantry-army"], "air": ["tactical-air"]},
                 "defender": {"units": ["minor-army"]},
             }
         )
     ).attacker_wins
     assert (
         poland == Fraction(poland)
-        and abs(option_odds(game, "germany", "land operation against Poland") - float(poland)) < 1e-12
+        and abs((option_odds(game, "germany", "land operation against Poland") or 0.0) - float(poland))
+        < 1e-12
     )
-    assert option_odds(game, "germany", "maneuvers") is None
+    assert option_odds(game, "germany", "forfeit") is None
 
 
 def test_a_third_power_joins_an_existing_alliance_alone_lr_6_1_1() -> None:

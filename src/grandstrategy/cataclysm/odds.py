@@ -765,14 +765,3 @@ __all__ = [
     "simulate_situation",
     "situation_odds",
 ]
-
-
-def option_odds(game: Any, power: str, option: str) -> float | None:
-    """The win chance of an operation offered in the military-action menu (for bots), or None.
-
-    A thin door to :mod:`grandstrategy.cataclysm.engine.option_odds`, imported lazily so that the
-    odds stay usable without the engine.
-    """
-    from grandstrategy.cataclysm.engine.option_odds import option_odds as from_engine
-
-    return from_engine(game, power, option)

@@ -28,8 +28,6 @@ its sampling, so a decision always stays in the low milliseconds.
 from __future__ import annotations
 
 import hashlib
-import importlib
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import product
@@ -41,7 +39,7 @@ from grandstrategy.core.ids import CHANCE, TERMINAL
 from grandstrategy.core.rng import Rng
 from grandstrategy.core.session import DecisionPoint
 from grandstrategy.core.state import GameState
-from grandstrategy.play.games import check_chain, position_value, seat_group
+from grandstrategy.play.games import attack_odds, check_chain, position_value, seat_group
 
 
 def derive_seed(*parts: object) -> int:
@@ -91,9 +89,8 @@ _WORD_PRIORS: dict[str, float] = {
 def option_prior(state: GameState, seat: str, option: str) -> float:
     """A small, game-aware nudge for an option's text; unknown options get 0 (neutral).
 
-    Operations and attacks consult exact combat odds when the engine offers them through a
-    ``grandstrategy.cataclysm.odds.option_odds(game, power, option)`` function (imported lazily;
-    missing or failing, it contributes nothing).
+    Operations and attacks consult the exact chance that the attack wins, the figure the terminal
+    shows beside the option (:func:`grandstrategy.play.games.attack_odds`; nothing when unknown).
     """
     words = option.split()
     if not words:
@@ -112,26 +109,10 @@ def _is_attack(option: str) -> bool:
     return " operation against " in option or option.startswith(_ATTACKS)
 
 
-_ODDS: list[Callable[..., object] | None] = []
-
-
 def _odds_prior(state: GameState, seat: str, option: str) -> float:
-    if not _ODDS:
-        try:
-            odds = importlib.import_module("grandstrategy.cataclysm.odds")
-        except ImportError:
-            _ODDS.append(None)
-        else:
-            function = getattr(odds, "option_odds", None)
-            _ODDS.append(function if callable(function) else None)
-    function = _ODDS[0]
-    if function is None:
-        return 0.0
-    try:
-        p = function(state, seat, option)
-    except Exception:  # an odds helper under construction must not stop a game
-        return 0.0
-    return 2.0 * (float(p) - 0.5) if isinstance(p, int | float) else 0.0
+    """From -1 to +1 with the exact chance that the operation wins its combat (0 when unknown)."""
+    p = attack_odds(state, seat, option)
+    return 0.0 if p is None else 2.0 * (p - 0.5)
 
 
 # ---- exact check probabilities ------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from grandstrategy.core.ids import Seat
 from grandstrategy.core.state import GameState
 
 if TYPE_CHECKING:
+    from grandstrategy.cataclysm.chances import Chance
     from grandstrategy.cataclysm.engine.game import CataclysmGame
 
 
@@ -270,25 +271,45 @@ def position_value(state: GameState, seat: str) -> float:
 
 
 def check_chain(state: GameState) -> tuple[list[int], int, int] | None:
-    """At the first die of an effectiveness check: ``(dice so far, dice left, modifier)``.
+    """At a die of an effectiveness check: ``(dice so far, dice left, modifier)``.
 
-    Reads the Cataclysm step machine's pending roll (a ``roll-die-face`` step that feeds a
-    ``check-result``); ``None`` for any other chance node, so a change in the engine only makes
-    the bot sample instead of branching.
+    Reads the Cataclysm step machine's pending roll (``grandstrategy.cataclysm.chances.pending_check``);
+    ``None`` for any other chance node, so a change in the engine only makes the bot sample instead
+    of branching.
     """
     game = as_cataclysm(state)
-    if game is None or game.pending is None or game.pending.get("type") != "chance":
+    if game is None:
         return None
-    then: Any = game.pending.get("then")
-    if not isinstance(then, dict) or then.get("do") != "roll-die-face":
+    from grandstrategy.cataclysm.chances import pending_check
+
+    check = pending_check(game)
+    return None if check is None else (list(check.dice), check.left, check.modifier)
+
+
+# ---- chances before the dice -------------------------------------------------------------------------
+
+
+def option_chances(state: GameState) -> dict[str, Chance]:
+    """The exact chance of each option of the open decision whose outcome depends on dice: a
+    check's success, an operation's win, triumph and losses (``grandstrategy.cataclysm.chances``);
+    empty for a rule set without them."""
+    game = as_cataclysm(state)
+    if game is None:
+        return {}
+    from grandstrategy.cataclysm.chances import option_chances as cataclysm_chances
+
+    return cataclysm_chances(game)
+
+
+def attack_odds(state: GameState, seat: str, option: str) -> float | None:
+    """The win chance of the operation a military-action menu option declares (for the heuristic
+    bot's prior), or None for any other option or rule set."""
+    game = as_cataclysm(state)
+    if game is None:
         return None
-    after = then.get("then")
-    if not isinstance(after, dict) or after.get("do") != "check-result":
-        return None
-    dice, left, modifier = then.get("dice"), then.get("left"), after.get("modifier")
-    if not isinstance(dice, list) or not isinstance(left, int) or not isinstance(modifier, int):
-        return None
-    return [int(d) for d in dice], left, modifier
+    from grandstrategy.cataclysm.chances import option_odds
+
+    return option_odds(game, seat, option)
 
 
 def ideology_order(groups: Mapping[str, Any]) -> list[str]:

@@ -288,13 +288,33 @@ def render_screen(session: PlaySession) -> Group:
 
 
 def render_decision(session: PlaySession, decision: DecisionPoint) -> Panel:
-    """The decision panel: whose it is, the prompt naming the rule, the numbered choices."""
+    """The decision panel: whose it is, the prompt naming the rule, the numbered choices.
+
+    An option whose outcome hangs on dice carries its exact chance before the dice
+    (:func:`grandstrategy.play.games.option_chances`): a check's success, an operation's win,
+    triumph, disaster and expected losses. The chance goes beside the option when both fit in an
+    80-column terminal, else on the line below it.
+    """
+    from grandstrategy.play.games import option_chances  # kept local: this function's own need
+
     mine = session.seats.get(decision.seat) == HUMAN
     prompt = decision_prompt(session.match.state)
     options = [str(getattr(action, "option", action)) for action in decision.legal]
+    chances = option_chances(session.match.state)
     width = len(str(len(options)))
-    items = [Text(f"{n:>{width}}. {option}") for n, option in enumerate(options, 1)]
-    body: object = Columns(items, column_first=True, padding=(0, 3)) if len(items) > 8 else Group(*items)
+    room = 76  # 80 columns less the panel's border and padding
+    items: list[Text] = []
+    for n, option in enumerate(options, 1):
+        label = f"{n:>{width}}. {option}"
+        chance = chances.get(option)
+        if chance is None:
+            items.append(Text(label))
+        elif len(label) + 2 + len(chance.text) <= room:
+            items.append(Text.assemble(label, "  ", (chance.text, "cyan")))
+        else:
+            items.append(Text.assemble(label, "\n", " " * (width + 2), (chance.text, "cyan")))
+    columns = len(items) > 8 and not chances  # chances need the width of one column
+    body: object = Columns(items, column_first=True, padding=(0, 3)) if columns else Group(*items)
     who = f"{decision.seat} (you)" if mine else decision.seat
     return Panel(
         Group(Text(prompt, style="italic"), body),  # type: ignore[arg-type]

@@ -485,6 +485,23 @@ def _revoke_answer(game: CataclysmGame, current: Step) -> None:
 # ---- attacks on civil-war countries (LR 9.7.1) --------------------------------------------------
 
 
+def _aid_pools(game: CataclysmGame, area_id: str) -> list[list[str]]:
+    """The aid markers an attack on the area would spend from: each civil-war faction's, or an
+    aided Chinese army's (LR 9.7.1)."""
+    state = game.state
+    if area_id in state.civil_wars:
+        return [state.civil_wars[area_id][side] for side in SIDES]
+    if state.chinese_aid.get(area_id):
+        return [state.chinese_aid[area_id]]
+    return []
+
+
+def aid_would_be_spent(game: CataclysmGame, area_id: str) -> bool:
+    """Whether an attack on the area now would spend aid, giving the defence one more die
+    (LR 9.7.1); :func:`spend_aid_for_attack` spends it."""
+    return any(_aid_pools(game, area_id))
+
+
 def spend_aid_for_attack(game: CataclysmGame, area_id: str, attacker: str) -> bool:
     """Spend aid when ``attacker`` attacks the area; return whether the defence rolls one more die.
 
@@ -493,11 +510,7 @@ def spend_aid_for_attack(game: CataclysmGame, area_id: str, attacker: str) -> bo
     go back to their powers. Call :func:`offer_revocation` before, if patrons may still revoke.
     """
     state, module = game.state, game.module
-    pools: list[list[str]] = []
-    if area_id in state.civil_wars:
-        pools = [state.civil_wars[area_id][side] for side in SIDES]
-    elif state.chinese_aid.get(area_id):
-        pools = [state.chinese_aid[area_id]]
+    pools = _aid_pools(game, area_id)
     spent: list[str] = []
     for aid in pools:
         if aid:

@@ -140,8 +140,17 @@ def _spend_aid(game: CataclysmGame, op: Op) -> bool:
 
 
 def _side(game: CataclysmGame, op: Op, side: str, kind: str) -> arithmetic.Side:
-    """The combat inputs of one side (LR 10.4–10.6)."""
-    tokens = combatants(game, op, side)
+    """The combat inputs of one side (LR 10.4–10.6), from the units in the target area."""
+    return combat_side(game, op, side, kind, combatants(game, op, side))
+
+
+def combat_side(game: CataclysmGame, op: Op, side: str, kind: str, tokens: list[str]) -> arithmetic.Side:
+    """The combat inputs of one side made of ``tokens`` (LR 10.4–10.6): its unit types, and the
+    supply, range, surprise, purges, SNLF and aid flags the operation record gives them.
+
+    The engine passes the units in the target area; :mod:`grandstrategy.cataclysm.chances` passes
+    the units an operation would bring, to give its odds before the dice with the same modifiers.
+    """
     types = tuple(_token_type(game, t) for t in tokens)
     powers = {p for t in tokens if (p := _token_power(game, op, t)) is not None}
     limited = any(
@@ -189,8 +198,6 @@ def _side(game: CataclysmGame, op: Op, side: str, kind: str) -> arithmetic.Side:
 
 
 def _terms(game: CataclysmGame, op: Op, kind: str) -> arithmetic.Terms:
-    module = game.module
-    target = module.area(op["target"])
     attacker = _side(game, op, "attacker", kind)
     defender = _side(game, op, "defender", kind)
     if kind != "air" and op.get("superiority") is not None:
@@ -202,6 +209,23 @@ def _terms(game: CataclysmGame, op: Op, kind: str) -> arithmetic.Terms:
     elif kind != "air":
         attacker = _with_air(attacker, 0)
         defender = _with_air(defender, 0)
+    facts = land_facts(game, op)
+    return arithmetic.combat_terms(
+        kind,  # type: ignore[arg-type]
+        attacker,
+        defender,
+        defender_terrain=kind == "land" and (facts["adverse"] or facts["strait"] or facts["invasion"]),
+        adverse_terrain=kind == "land" and facts["adverse"],
+        fortress=kind == "land" and facts["fortress"],
+        strategic_bombing=op["variant"] == "strategic-bombing",
+    )
+
+
+def land_facts(game: CataclysmGame, op: Op) -> dict[str, bool]:
+    """The target's facts that change a land combat's roll (LR 10.4): adverse terrain, an attack
+    across a strait from an area of origin (not an invasion), an invasion, a defending fortress."""
+    module = game.module
+    target = module.area(op["target"])
     strait = (
         any(
             e.kind == "strait" and e.target == op["target"]
@@ -210,19 +234,16 @@ def _terms(game: CataclysmGame, op: Op, kind: str) -> arithmetic.Terms:
         )
         and op["variant"] != "invasion"
     )
-    return arithmetic.combat_terms(
-        kind,  # type: ignore[arg-type]
-        attacker,
-        defender,
-        defender_terrain=kind == "land" and (target.adverse or strait or op["variant"] == "invasion"),
-        adverse_terrain=kind == "land" and target.adverse,
-        fortress=kind == "land"
-        and any(
-            u.type == "fortress" and u.area == op["target"] and side_of(game, op, u) == "defender"
-            for u in game.state.units
-        ),
-        strategic_bombing=op["variant"] == "strategic-bombing",
+    fortress = any(
+        u.type == "fortress" and u.area == op["target"] and side_of(game, op, u) == "defender"
+        for u in game.state.units
     )
+    return {
+        "adverse": bool(target.adverse),
+        "strait": strait,
+        "invasion": op["variant"] == "invasion",
+        "fortress": fortress,
+    }
 
 
 def _with_air(side: arithmetic.Side, air: int) -> arithmetic.Side:

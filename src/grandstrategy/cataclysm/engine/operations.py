@@ -364,14 +364,14 @@ def declare(
     game.push("op-activate", op=op)
 
 
-def _cost(op: dict[str, Any], unit: Unit) -> int:
+def activation_cost(op: dict[str, Any], unit: Unit) -> int:
     """Military actions one more activated unit costs (LR 9.1: one per area of origin; invasion two)."""
     if unit.area in op["origins"]:
         return 0
     return 2 if op["variant"] == "invasion" else 1
 
 
-def _fits(game: CataclysmGame, op: dict[str, Any], unit: Unit) -> bool:
+def fits_target(game: CataclysmGame, op: dict[str, Any], unit: Unit) -> bool:
     """Activated units must fit the target's occupation limits once they have moved (LR 9.2 step 6):
     the limits of an operation's target (LR 7.1.1, 7.1.2), restricted terrain's one unit of each
     class included (LR 7.1.3)."""
@@ -393,7 +393,7 @@ def _op_activate(game: CataclysmGame, current: Step) -> None:
     options: list[str] = []
     for unit in game.state.units:
         why = activatable(game, op, unit)
-        if why is None or _cost(op, unit) > op["left"] or not _fits(game, op, unit):
+        if why is None or activation_cost(op, unit) > op["left"] or not fits_target(game, op, unit):
             continue
         suffix = " (extended range)" if why == "extended range" else ""
         options.append(f"activate #{unit.id} {unit.type} in {game.module.area(unit.area).name}{suffix}")
@@ -459,14 +459,20 @@ def _op_activate_consent(game: CataclysmGame, current: Step) -> None:
 
 
 def _activate(game: CataclysmGame, op: dict[str, Any], unit: Unit, extended: bool) -> None:
-    op["left"] -= _cost(op, unit)
+    add_attacker(op, unit, extended)
+    game.push("op-activate", op=op)
+
+
+def add_attacker(op: dict[str, Any], unit: Unit, extended: bool) -> None:
+    """Record one more activated unit in the operation: its actions, area of origin, and whether it
+    operates at extended range (LR 9.1, 7.3.3)."""
+    op["left"] -= activation_cost(op, unit)
     if unit.area not in op["origins"]:
         op["origins"].append(unit.area)
     op["attackers"].append(unit.id)
     if extended:
         op["extended"] = True
         op.setdefault("extended_units", []).append(unit.id)
-    game.push("op-activate", op=op)
 
 
 def primary_defender_candidates(game: CataclysmGame, op: dict[str, Any]) -> list[str | None]:
@@ -520,15 +526,24 @@ def _op_declared(game: CataclysmGame, current: Step) -> None:
     # LR 9.7.2: only a land operation attacks the country itself (it alone may take control); an
     # air or naval strike on units in an uncontrolled country opens no diplomatic opportunity
     op["uncontrolled_country"] = op["kind"] == "land" and is_country(module, state, target) and holder is None
-    if ideology_of(game, power) is Ideology.DEMOCRACY:
-        neutral_country = op["country"] and not (holder is not None and at_war(state, power, holder))
-        unowned_base = op["variant"] == "base-capture" and any(o is None for _, o in _bases(game, target))
-        if neutral_country or unowned_base:
-            effectiveness_check(
-                game, power, f"attack on {module.area(target).name} (LR 9.7)", "op-democracy", op=op
-            )
-            return
+    if democracy_check_needed(game, op):
+        effectiveness_check(
+            game, power, f"attack on {module.area(target).name} (LR 9.7)", "op-democracy", op=op
+        )
+        return
     game.push("op-augment", op=op)
+
+
+def democracy_check_needed(game: CataclysmGame, op: dict[str, Any]) -> bool:
+    """Whether a Democracy must pass a check before this attack, its primary defender chosen: on a
+    neutral country, or a base capture where a base has no owner (LR 9.2 step 2, 9.7)."""
+    power, target = op["power"], op["target"]
+    if ideology_of(game, power) is not Ideology.DEMOCRACY:
+        return False
+    holder = controller(game.module, game.state, target)
+    neutral_country = op["country"] and not (holder is not None and at_war(game.state, power, holder))
+    unowned_base = op["variant"] == "base-capture" and any(o is None for _, o in _bases(game, target))
+    return bool(neutral_country or unowned_base)
 
 
 @step("op-democracy")
@@ -591,16 +606,22 @@ def _op_provoke(game: CataclysmGame, current: Step) -> None:
     if op["surprise"] and op["defender"] is not None:
         defender = op["defender"]
         steps.append(flag_step(defender, f"surprise attack by {power}"))
-        op["surprised"] = ideology_of(game, defender).value not in state.no_surprise
+        op["surprised"] = surprise_works(game, defender)
         if op["surprised"]:
             game.note(f"{power} surprises {defender}: the defenders suffer -1 this operation (LR 9.8)")
         game.then(*steps)
-        start_war(game, [power], _surprised_powers(game, op), reason="surprise attack")
+        start_war(game, [power], surprised_powers(game, op), reason="surprise attack")
         return
     game.then(*steps)
 
 
-def _surprised_powers(game: CataclysmGame, op: dict[str, Any]) -> list[str]:
+def surprise_works(game: CataclysmGame, defender: str) -> bool:
+    """Whether a surprise attack on ``defender`` catches it unready (-1 to its rolls): not once its
+    ideology has been surprised before (No Surprise, LR 9.8)."""
+    return ideology_of(game, defender).value not in game.state.no_surprise
+
+
+def surprised_powers(game: CataclysmGame, op: dict[str, Any]) -> list[str]:
     """The powers a surprise attack puts at war with its attacker (LR 9.2 step 4, 9.8): the primary
     defender first, then each other non-enemy opposing power defending in the target (its units
     are there) and, in a land operation, the power controlling the area (see docs/decisions.md)."""
@@ -655,24 +676,33 @@ def _op_supply(game: CataclysmGame, current: Step) -> None:
     module, state = game.module, game.state
     if _displaced_attackers_drop_out(game, op):
         return
-    reach: dict[str, set[str]] = {}
+    fighting = [
+        unit
+        for unit in state.units
+        if unit.id in op["attackers"] or (unit.area == op["target"] and side_of(game, op, unit) == "defender")
+    ]
     limited: list[int] = []
-    for unit in state.units:
-        if unit.id not in op["attackers"] and not (
-            unit.area == op["target"] and side_of(game, op, unit) == "defender"
-        ):
-            continue
+    for unit in limited_supply(game, fighting):
+        limited.append(unit.id)
+        where = module.area(unit.area).name
+        game.note(f"{unit.power}'s {unit.type} in {where} is in limited supply (LR 9.6)")
+    op["limited"] = limited
+    game.push("op-move", op=op)
+
+
+def limited_supply(game: CataclysmGame, units: list[Unit]) -> list[Unit]:
+    """The units, in the order given, that cannot trace a line of communication from where they
+    stand and so fight in limited supply (LR 9.6); logistics units take no part (LR 7.1.4)."""
+    reach: dict[str, set[str]] = {}
+    found = []
+    for unit in units:
         if unit.type == "logistics":
             continue
         if unit.power not in reach:
-            reach[unit.power] = loc_reach(module, state, unit.power)
+            reach[unit.power] = loc_reach(game.module, game.state, unit.power)
         if unit.area not in reach[unit.power]:
-            limited.append(unit.id)
-            game.note(
-                f"{unit.power}'s {unit.type} in {module.area(unit.area).name} is in limited supply (LR 9.6)"
-            )
-    op["limited"] = limited
-    game.push("op-move", op=op)
+            found.append(unit)
+    return found
 
 
 @step("op-move")

@@ -98,6 +98,18 @@ def result_distribution(dice: int, modifier: int = 0) -> dict[int, Fraction]:
     return dict(sorted(result.items()))
 
 
+def success_chance(dice: int, modifier: int = 0) -> Fraction:
+    """The exact chance that an effectiveness check with ``dice`` dice and ``modifier`` succeeds
+    (LR 5.3: a modified result of 5 or more, LR 2.8 arithmetic).
+
+    >>> success_chance(1), success_chance(2, 1)
+    (Fraction(1, 3), Fraction(3, 4))
+    """
+    return sum(
+        (p for value, p in result_distribution(dice, modifier).items() if value >= SUCCESS), Fraction(0)
+    )
+
+
 def combat_losses(winner: int, loser: int) -> int:
     """Losses the loser of a combat takes: winner's score over loser's, fractions dropped (LR 10.7).
 
