@@ -8,6 +8,7 @@ one line and exits with the error's code (2 for a bad argument, 1 for a broken s
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import shlex
@@ -170,7 +171,7 @@ def launcher() -> str:
 
     if base == "grandstrategy" and os.sep in program:
         return here(program)
-    if base == "__main__.py":
+    if base == "__main__.py" and os.path.basename(os.path.dirname(program)) == "grandstrategy":
         return f"{here(sys.executable)} -m grandstrategy"
     return "grandstrategy"
 
@@ -186,11 +187,14 @@ def _keyboard(console: Any) -> Callable[[str], str]:
     from grandstrategy.play.terminal import scripted
 
     stdin = sys.stdin
-    try:
-        usable = stdin is not None and not stdin.closed and stdin.fileno() >= 0
-        os.fstat(stdin.fileno()) if usable else None
-    except (OSError, ValueError, AttributeError):
-        usable = False
+    usable = stdin is not None and not stdin.closed
+    with contextlib.suppress(AttributeError, ValueError, io.UnsupportedOperation):
+        if usable:
+            fd = stdin.fileno()  # a StringIO (tests) has none: it is still readable
+            try:
+                os.fstat(fd)
+            except OSError:  # file descriptor 0 was closed before we started
+                usable = False
     if not usable:
         console.print("standard input is closed: no commands to read")
         return scripted([], console)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable, Iterable
+from typing import NoReturn
 
 from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
@@ -63,7 +64,9 @@ class Quit(Exception):
 
 
 class Refused(UserInputError):
-    """A scripted command (``--moves``) was refused; the message names it."""
+    """A choice in a ``--moves`` script was refused (not legal now, or not a command); the message
+    names it. Other commands that fail there (``log x``, an ``undo`` past a die) print one line and
+    the script goes on, as at the keyboard."""
 
 
 class TerminalGame:
@@ -159,13 +162,9 @@ class TerminalGame:
             try:
                 if self.handle(line, decision):
                     return
-            except Quit:
+            except (Quit, Refused):
                 raise
             except GrandStrategyError as error:
-                if self.strict:
-                    raise Refused(
-                        f"command {self._commands} of --moves ({line[:40]!r}) was refused: {error}"
-                    ) from None
                 self.console.print(f"[red]{escape(str(error))}[/]")
 
     def handle(self, line: str, decision: DecisionPoint) -> bool:
@@ -180,8 +179,7 @@ class TerminalGame:
         if not text:
             return False
         if text.isdigit():
-            move = self.session.play(int(text))
-            self.console.print(f"you: {escape(move.action)}")
+            self._choose(int(text), line)
             return True
         if word in ("quit", "exit", "q"):
             raise Quit()
@@ -206,12 +204,31 @@ class TerminalGame:
             return True
         options = [str(getattr(a, "option", a)) for a in decision.legal]
         if text in options or text in decision.notations():
-            move = self.session.play(text)
-            self.console.print(f"you: {escape(move.action)}")
+            self._choose(text, line)
             return True
-        raise UserInputError(
-            f"unknown command {text[:40]!r}: type a number from 1 to {len(decision.legal)}, or help"
+        self._refuse(
+            UserInputError(
+                f"unknown command {text[:40]!r}: type a number from 1 to {len(decision.legal)}, or help"
+            ),
+            line,
         )
+        return False
+
+    def _choose(self, choice: int | str, line: str) -> None:
+        """Play a choice of the person on move and echo it."""
+        try:
+            move = self.session.play(choice)
+        except GrandStrategyError as error:
+            self._refuse(error, line)
+        self.console.print(f"you: {escape(move.action)}")
+
+    def _refuse(self, error: GrandStrategyError, line: str) -> NoReturn:
+        """A choice that cannot be played: one line at the prompt, or the end of a ``--moves`` script."""
+        if self.strict:
+            raise Refused(
+                f"move {self._commands} of --moves ({line.strip()[:40]!r}) was refused: {error}"
+            ) from None
+        raise error
 
     # ---- commands -----------------------------------------------------------------------------
 
