@@ -104,7 +104,7 @@ def names_for(state: GameState) -> Names:
 _TOKEN = re.compile(r"(?<![\w:#-])[a-z][a-z-]*[a-z](?![\w:-])")
 _PLURAL = re.compile(r"\b(\d+) ((?:[A-Za-z-]+ ){0,2}?)([A-Za-z-]+)\((e?s)\)")
 _ARTICLE = re.compile(r"\b([Aa]) (?=(?!one\b|uni|use|usu|eu)[aeiou])")
-_RULE = re.compile(r"\s*\((?:[^()]*?;\s*)?(LR [^()]*)\)\s*$")
+_RULE = re.compile(r"\s*\((?:[^()]*?;\s*)?(LR [^()]*)\)")
 _ROLL = re.compile(
     r"^(?P<power>[a-z][a-z-]*) (?P<what>.+?): rolls (?P<dice>[\d -]+), (?P<result>success|failure)$"
 )
@@ -267,6 +267,8 @@ def _support(m: re.Match[str], who: str, option: str, names: Names) -> str | Non
     if option == "done":
         return f"{who} commits no more support to the {m['side']}"
     unit = re.sub(r"^support with #\d+ ", "", option)
+    own = f"{_power_of(who, names)} "
+    unit = f"its {unit.removeprefix(own)}" if unit.startswith(own) else unit
     return f"{who} supports the {m['side']} with {_phrase(unit, names)}" if unit != option else None
 
 
@@ -368,7 +370,9 @@ def sentence(power: str, prompt: str, option: str, names: Names) -> str:
     -> ``Italy keeps its flag in reserve (LR 3.3, 3.4, 3.6)``.
     """
     who = names.power(power)
-    rule_match = _RULE.search(prompt)
+    rule_match = None
+    for rule_match in _RULE.finditer(prompt):
+        pass  # the last rule reference in the prompt
     rule = f" ({rule_match.group(1)})" if rule_match else ""
     for pattern, template in _TEMPLATES:
         found = pattern.search(prompt)
@@ -376,7 +380,7 @@ def sentence(power: str, prompt: str, option: str, names: Names) -> str:
             told = template(found, who, option, names)
             if told is not None:
                 return told + rule
-    question = prompt[: rule_match.start()] if rule_match else prompt
+    question = prompt[: rule_match.start()] + prompt[rule_match.end() :] if rule_match else prompt
     return f'{who} answers "{_phrase(question, names)}": {_phrase(option, names)}{rule}'
 
 

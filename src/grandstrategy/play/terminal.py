@@ -410,7 +410,7 @@ def _story(session: PlaySession, *, budget: int, width: int) -> list[Text]:
     if hidden:
         shown.append(
             Text(
-                f"… {hidden} earlier line{'s' if hidden != 1 else ''} since your last choice (see: log)",
+                f"… {hidden} other line{'s' if hidden != 1 else ''} since your last choice: see log",
                 style="dim",
             )
         )
