@@ -7,14 +7,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
+from tests.cataclysm.test_operations import bare_game, choose, choose_starting, options, place_flags, roll
 
 from grandstrategy.cataclysm.module import load_module
 from grandstrategy.core.log import ActionEntry
 from grandstrategy.play.narrate import Names, Narrator, Told, event_text, involves, log_lines, sentence, tidy
 from grandstrategy.play.session import PlaySession
 from grandstrategy.play.terminal import TerminalGame, render_screen, scripted
-
-from tests.cataclysm.test_operations import bare_game, choose, choose_starting, options, place_flags, roll
 
 NAMES = Names(load_module())
 NewGame = Callable[..., Path]

@@ -370,9 +370,7 @@ def sentence(power: str, prompt: str, option: str, names: Names) -> str:
     -> ``Italy keeps its flag in reserve (LR 3.3, 3.4, 3.6)``.
     """
     who = names.power(power)
-    rule_match = None
-    for rule_match in _RULE.finditer(prompt):
-        pass  # the last rule reference in the prompt
+    rule_match = next(reversed(list(_RULE.finditer(prompt))), None)  # the last rule cited
     rule = f" ({rule_match.group(1)})" if rule_match else ""
     for pattern, template in _TEMPLATES:
         found = pattern.search(prompt)
