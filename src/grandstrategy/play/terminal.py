@@ -1,9 +1,11 @@
 """``grandstrategy play FILE``: the game in a terminal, with rich.
 
-Above every decision the screen shows the position (turn, phase, war status, each power's
-commitment, effectiveness, stability and VP, the score per ideology, the cup's size, the last
-events) and then the decision: whose it is, its prompt (which names the rule) and the numbered
-legal choices. Bots move on their own until a person must decide. At the prompt:
+Above every decision the screen shows, within 80 x 24, the position (turn, phase, war status,
+each power's commitment, effectiveness, stability and VP with your powers first, the score per
+ideology, the cup's size), the moves since your last choice told as sentences
+(:mod:`grandstrategy.play.narrate`), and then the decision: whose it is, its prompt (which names
+the rule) and the numbered legal choices. Bots move on their own until a person must decide. At
+the prompt:
 
 - a number (or the exact text of a choice) plays it;
 - ``log`` shows the game told move by move (each move with the question it answered, then its dice
@@ -15,8 +17,10 @@ legal choices. Bots move on their own until a person must decide. At the prompt:
 - ``help`` lists the commands, ``show`` draws the screen again, ``quit`` leaves (the game is saved
   after every action, so quitting loses nothing).
 
-Bad input never ends the game: one line says what was wrong and the prompt comes back. The input
-comes from a function, so tests and ``--moves`` drive the same loop as the keyboard.
+Bad input never ends the game: one line says what was wrong and the prompt comes back (except
+in ``strict`` mode, ``--moves``, where a refused choice ends the script). Ctrl-C saves and leaves
+like ``quit``. The input comes from a function, so tests and ``--moves`` drive the same loop as
+the keyboard.
 """
 
 from __future__ import annotations
