@@ -32,7 +32,7 @@ from grandstrategy.core.save import save_game, write_save
 from grandstrategy.core.session import Checkpoint, DecisionPoint, Match
 from grandstrategy.play.bots import Bot, bot_seed, make_bot
 from grandstrategy.play.games import as_cataclysm, load_ruleset, register_rulesets, seat_groups, seat_names
-from grandstrategy.play.narrate import Narrator, Told, extend_history
+from grandstrategy.play.narrate import Narrator, Told, extend_history, names_for, plurals, tidy
 from grandstrategy.play.seats import HUMAN, parse_seats, read_seats, write_seats
 
 
@@ -248,9 +248,10 @@ class PlaySession:
         assert isinstance(entry, ActionEntry)
         since = [e for e in log[index + 1 :] if isinstance(e, ChanceEvent)]
         if since:
+            spoken = tidy(describe(since[0]), names_for(self.match.state), capital=False)
             raise UndoError(
                 f"cannot undo '{entry.seat}: {entry.action.partition(': ')[2] or entry.action}': "
-                f"chance has spoken since ({describe(since[0])}); undo stops at dice and draws"
+                f"chance has spoken since ({spoken}); undo stops at dice and draws"
             )
         mark = self._marks.get(index)
         if mark is not None:
@@ -261,8 +262,9 @@ class PlaySession:
             del self._marks[length]
         self.recent = []
         self.save()
+        after = len(log) - index - 1
         return f"undone: {entry.action}" + (
-            f" and {len(log) - index - 1} bot move(s) after it" if len(log) - index > 1 else ""
+            f" and {plurals(f'{after} bot move(s)')} after it" if after else ""
         )
 
     # ---- the story so far ------------------------------------------------------------------------

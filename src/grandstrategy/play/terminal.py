@@ -230,7 +230,8 @@ class TerminalGame:
         """A choice that cannot be played: one line at the prompt, or the end of a ``--moves`` script."""
         if self.strict:
             raise Refused(
-                f"move {self._commands} of --moves ({line.strip()[:40]!r}) was refused: {error}"
+                f"move {self._commands} of --moves ({line.strip()[:40]!r}) was refused: {error}; "
+                "the game is saved as it was before it"
             ) from None
         raise error
 
