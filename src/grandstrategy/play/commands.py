@@ -292,6 +292,7 @@ def _foreground(*, enabled: bool) -> Iterator[None]:
     import signal
 
     fd = sys.stdin.fileno() if enabled and sys.stdin is not None and sys.stdin.isatty() else -1
+    group = os.getpgrp()
     try:
         previous = os.tcgetpgrp(fd) if fd >= 0 else -1
         if previous >= 0:
@@ -303,6 +304,8 @@ def _foreground(*, enabled: bool) -> Iterator[None]:
                 signal.signal(signal.SIGTTOU, handler)
     except (OSError, AttributeError):
         previous = -1
+        with contextlib.suppress(OSError):
+            os.setpgid(0, group)  # back in the group that owns the terminal, or reads would stop us
     stop = signal.signal(signal.SIGTSTP, signal.SIG_IGN) if previous >= 0 else None
     try:
         yield
