@@ -17,11 +17,13 @@ setup: $(STAMP)
 
 ## Set up, then play the 1933 campaign in the terminal as POWER (default germany) against
 ## heuristic bots; the game is saved to SAVE after every action, and `make play` again resumes it.
-POWER ?= germany
+## POWER=france with a saved game for another power says so (and offers a new game at a terminal);
+## NEW=1 starts a new game, replacing the save. Ctrl-C saves and leaves (exit 0, no make error).
+POWER ?=
 SAVE ?= cataclysm-game.json
 play: $(STAMP)
-	@test -f $(SAVE) || $(BIN)/grandstrategy new cataclysm --scenario campaign-1933 --seats $(POWER) --save $(SAVE)
-	$(BIN)/grandstrategy play $(SAVE)
+	@test -f $(SAVE) || test -n "$(NEW)" || $(BIN)/grandstrategy new cataclysm --scenario campaign-1933 --seats $(or $(POWER),germany) --save $(SAVE)
+	@$(BIN)/grandstrategy play $(SAVE) $(if $(POWER),--power $(POWER)) $(if $(NEW),--new) --from-make "make play$(if $(filter-out cataclysm-game.json,$(SAVE)), SAVE=$(SAVE))"
 
 ## Set up, then show the Cataclysm world (map as SVG, an area look-up, the module check) and
 ## play one whole game of the 1939 scenario with every power choosing at random.

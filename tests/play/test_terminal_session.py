@@ -59,7 +59,7 @@ def test_bad_input_is_one_line_and_the_prompt_comes_back(cli: Cli, new_game: New
     path = new_game()
     assert cli("play", str(path), "--moves", "quit").code == 0  # the bots move up to our decision
     before = open_save(path).state_hash()
-    result = cli("play", str(path), "--moves", "0,99,banana,log x,rules,undo,quit")
+    result = cli("play", str(path), stdin="0\n99\nbanana\nlog x\nrules\nundo\nquit\n")
     assert result.code == 0
     assert "choose a number from 1 to" in result.out
     assert "unknown command 'banana'" in result.out

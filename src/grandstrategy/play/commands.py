@@ -7,15 +7,22 @@ one line and exits with the error's code (2 for a bad argument, 1 for a broken s
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
+import shlex
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from grandstrategy.core.errors import SaveError
+from grandstrategy.core.errors import GrandStrategyError, SaveError, UserInputError
+
+if TYPE_CHECKING:
+    from grandstrategy.play.session import PlaySession
 
 SEED = click.IntRange(0, 2**64 - 1)
 
@@ -85,7 +92,7 @@ def new_command(
     click.echo(f"new {session.match.ruleset.name} game{described}, seed {seed}")
     click.echo(f"  seats: {format_seats(session.seats)}")
     click.echo(f"  saved to {save_path} (seats in {seats_path(save_path)})")
-    click.echo(f"  play it with: grandstrategy play {save_path}")
+    click.echo(f"  play it with: {launcher()} play {shlex.quote(str(save_path))}")
 
 
 @click.command(name="play")
@@ -97,32 +104,220 @@ def new_command(
     "--moves",
     default=None,
     help="Play these commands instead of reading the keyboard, comma-separated, e.g. '1,3,undo,2'; "
-    "then stop (the game stays saved).",
+    "then stop (the game stays saved). A refused command stops with exit code 2.",
 )
-def play_command(save_path: Path, seats: str | None, moves: str | None) -> None:
+@click.option(
+    "--power",
+    default=None,
+    help="The power you play, e.g. france. FILE missing: a new game as that power. FILE a game where "
+    "you play another power: an error (or, at a terminal, an offer to start a new game).",
+)
+@click.option(
+    "--new",
+    "start_new",
+    is_flag=True,
+    help="Start a new game in FILE, replacing any saved one: as --power, else as the saved game's "
+    "seats, else as Germany; same scenario unless --scenario.",
+)
+@click.option("--scenario", "scenario", default=None, help="Scenario of a new game (default: campaign-1933).")
+@click.option("--from-make", "from_make", default=None, hidden=True)
+def play_command(
+    save_path: Path,
+    seats: str | None,
+    moves: str | None,
+    power: str | None,
+    start_new: bool,
+    scenario: str | None,
+    from_make: str | None,
+) -> None:
     """Play a saved game in the terminal: bots move by themselves, you choose by number.
 
-    Commands at the prompt: a number, log [N], map, rules QUESTION, undo, help, quit. Input from a
-    pipe is read as one command per line.
+    Commands at the prompt: a number, log [N | page K | all], map, rules QUESTION, undo, help,
+    quit. Input from a pipe is read as one command per line. Ctrl-C saves and leaves (exit 0).
+
+    \b
+    Examples:
+      grandstrategy play game.json
+      grandstrategy play game.json --power france --new
     """
     from rich.console import Console
-    from rich.markup import escape
 
-    from grandstrategy.play.session import PlaySession
     from grandstrategy.play.terminal import TerminalGame, scripted
 
-    session = PlaySession.open(save_path, seats=seats)
     console = Console(highlight=False)
-    if moves is not None:
-        read_line = scripted([m for m in moves.split(",")], console)
-    elif sys.stdin.isatty():
+    again = from_make or f"{launcher()} play {shlex.quote(str(save_path))}"
+    read_line = scripted(moves.split(","), console) if moves is not None else _keyboard(console)
+    session = _open_or_start(save_path, seats, power, start_new, scenario, again, interactive=moves is None)
+    if session is None:
+        return
+    game = TerminalGame(session, console, read_line, again=again, strict=moves is not None)
+    with _foreground(enabled=from_make is not None):
+        game.run()
+
+
+def launcher() -> str:
+    """How to start ``grandstrategy`` again from the current directory, as this process was started.
+
+    ``.venv/bin/grandstrategy`` when started by that path, ``grandstrategy`` when found on the
+    PATH, ``.venv/bin/python -m grandstrategy`` when started with ``-m``.
+    """
+    program = sys.argv[0] if sys.argv else ""
+    base = os.path.basename(program)
+
+    def here(path: str) -> str:
+        relative = os.path.relpath(path)
+        shown = relative if len(relative) < len(path) else path
+        return shlex.quote(shown if os.sep in shown else os.path.join(".", shown))
+
+    if base == "grandstrategy" and os.sep in program:
+        return here(program)
+    if base == "__main__.py" and os.path.basename(os.path.dirname(program)) == "grandstrategy":
+        return f"{here(sys.executable)} -m grandstrategy"
+    return "grandstrategy"
+
+
+def _keyboard(console: Any) -> Callable[[str], str]:
+    """Read commands from the terminal, or one per line from a pipe or file.
+
+    A closed standard input (``0<&-``) reads as an immediate end of input, so the game stops at
+    the first prompt, saved, with one line saying why.
+    """
+    from rich.markup import escape
+
+    from grandstrategy.play.terminal import scripted
+
+    stdin = sys.stdin
+    usable = stdin is not None and not stdin.closed
+    with contextlib.suppress(AttributeError, ValueError, io.UnsupportedOperation):
+        if usable:
+            fd = stdin.fileno()  # a StringIO (tests) has none: it is still readable
+            try:
+                os.fstat(fd)
+            except OSError:  # file descriptor 0 was closed before we started
+                usable = False
+    if not usable:
+        console.print("standard input is closed: no commands to read")
+        return scripted([], console)
+    if stdin.isatty():
 
         def read_line(prompt: str) -> str:
-            return console.input(escape(prompt))
+            return str(console.input(escape(prompt)))
 
-    else:
-        read_line = scripted((line.rstrip("\n") for line in sys.stdin), console)
-    TerminalGame(session, console, read_line).run()
+        return read_line
+    return scripted((line.rstrip("\n") for line in stdin), console)
+
+
+def _open_or_start(
+    save_path: Path,
+    seats: str | None,
+    power: str | None,
+    start_new: bool,
+    scenario: str | None,
+    again: str,
+    *,
+    interactive: bool,
+) -> PlaySession | None:
+    """The session to play: the saved game, or a new one when asked (``--new``, ``--power``).
+
+    :raises UserInputError: ``--power`` names a power the saved game does not give you (and no
+        new game was asked for or accepted); the save is left untouched.
+    """
+    from grandstrategy.play.games import seat_groups, seat_names
+    from grandstrategy.play.seats import HUMAN, parse_seats
+    from grandstrategy.play.session import PlaySession
+
+    if start_new or (power is not None and not save_path.exists()):
+        return _start(save_path, power, scenario, old=None)
+    session = PlaySession.open(save_path, seats=seats)
+    if power is None:
+        return session
+    state = session.match.state
+    names = seat_names(state)
+    wanted = parse_seats(power, list(state.seats()), groups=seat_groups(state), names=names)
+    mine = sorted(seat for seat, kind in session.seats.items() if kind == HUMAN)
+    asked = sorted(seat for seat, kind in wanted.items() if kind == HUMAN)
+    if mine == asked:
+        return session
+    have = " and ".join(names.get(seat, seat) for seat in mine) or "no power (the bots play every one)"
+    want = " and ".join(names.get(seat, seat) for seat in asked)
+    again_new = (
+        f"{again} POWER={power} NEW=1"
+        if again.startswith("make ")
+        else f"{launcher()} play {shlex.quote(str(save_path))} --power {shlex.quote(power)} --new"
+    )
+    message = f"{save_path} is a game where you play {have}, not {want}"
+    if interactive and sys.stdin is not None and sys.stdin.isatty():
+        click.echo(f"{message}.")
+        if click.confirm(f"Start a new game as {want}? The saved game is replaced", default=False):
+            return _start(save_path, power, scenario, old=session)
+        click.echo(f"nothing changed; to go on as {have}: {again}")
+        return None
+    raise UserInputError(
+        f"{message}; nothing changed. To start a new game as {want} (replacing the save): {again_new}; "
+        f"to go on with the saved game, leave out the power"
+    )
+
+
+def _start(save_path: Path, power: str | None, scenario: str | None, old: PlaySession | None) -> PlaySession:
+    """A new game in ``save_path`` (replacing it): the old game's rule set, scenario and seats
+    unless ``power`` or ``scenario`` say otherwise; Cataclysm's 1933 campaign as Germany by default."""
+    from grandstrategy.play.seats import format_seats
+    from grandstrategy.play.session import PlaySession
+
+    if old is None and save_path.exists():
+        with contextlib.suppress(GrandStrategyError):
+            old = PlaySession.open(save_path)
+    ruleset = old.match.ruleset.name if old is not None else "cataclysm"
+    options = dict(old.match.options) if old is not None else {"scenario": "campaign-1933"}
+    if scenario is not None:
+        options["scenario"] = scenario
+    seats = power or (format_seats(old.seats) if old is not None else "germany")
+    seed = int.from_bytes(os.urandom(8), "big")
+    session = PlaySession.create(save_path, ruleset, options=options, seed=seed, seats=seats, force=True)
+    described = ", ".join(f"{key} {value}" for key, value in options.items())
+    click.echo(f"new {ruleset} game ({described}), seed {seed}, saved to {save_path}")
+    return session
+
+
+@contextlib.contextmanager
+def _foreground(*, enabled: bool) -> Iterator[None]:
+    """Make this process the terminal's foreground process group for the game, then give it back.
+
+    Under ``make play``, Ctrl-C would otherwise reach make as well, which reports an interrupted
+    recipe however cleanly the game stops. With the game alone in the foreground, Ctrl-C reaches
+    only the game, which saves and exits 0. Ctrl-Z is ignored meanwhile (make, waiting in the
+    background, could not resume a stopped game). Does nothing off a terminal or where job
+    control is missing.
+    """
+    import signal
+
+    fd = sys.stdin.fileno() if enabled and sys.stdin is not None and sys.stdin.isatty() else -1
+    group = os.getpgrp()
+    try:
+        previous = os.tcgetpgrp(fd) if fd >= 0 else -1
+        if previous >= 0:
+            os.setpgid(0, 0)
+            handler = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+            try:
+                os.tcsetpgrp(fd, os.getpgrp())
+            finally:
+                signal.signal(signal.SIGTTOU, handler)
+    except (OSError, AttributeError):
+        previous = -1
+        with contextlib.suppress(OSError):
+            os.setpgid(0, group)  # back in the group that owns the terminal, or reads would stop us
+    stop = signal.signal(signal.SIGTSTP, signal.SIG_IGN) if previous >= 0 else None
+    try:
+        yield
+    finally:
+        if previous >= 0:
+            handler = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+            try:
+                with contextlib.suppress(OSError):
+                    os.tcsetpgrp(fd, previous)
+            finally:
+                signal.signal(signal.SIGTTOU, handler)
+                signal.signal(signal.SIGTSTP, stop)
 
 
 @click.command(name="status")

@@ -32,6 +32,7 @@ from grandstrategy.core.save import save_game, write_save
 from grandstrategy.core.session import Checkpoint, DecisionPoint, Match
 from grandstrategy.play.bots import Bot, bot_seed, make_bot
 from grandstrategy.play.games import as_cataclysm, load_ruleset, register_rulesets, seat_groups, seat_names
+from grandstrategy.play.narrate import Narrator, Told, extend_history, names_for, plurals, tidy
 from grandstrategy.play.seats import HUMAN, parse_seats, read_seats, write_seats
 
 
@@ -41,11 +42,12 @@ class UndoError(UserInputError):
 
 @dataclass(frozen=True)
 class Move:
-    """One action as it was played: by whom, of which kind of seat, in notation."""
+    """One action as it was played: by whom, of which kind of seat, in notation, and as told."""
 
     seat: str
     kind: str
     action: str
+    told: Told | None = None
 
 
 class PlaySession:
@@ -59,6 +61,12 @@ class PlaySession:
             seat: make_bot(kind, bot_seed(match.seed, seat)) for seat, kind in seats.items() if kind != HUMAN
         }
         self._marks: dict[int, Checkpoint] = {}
+        self.narrator = Narrator(self.is_human)
+        self.recent: list[Told] = []
+        """The moves told since a person last chose (that choice first): what the screen shows."""
+        self._shadow: Match | None = None
+        self._history: list[Told] = []
+        self._history_narrator = Narrator(self.is_human)
 
     # ---- creating and opening ---------------------------------------------------------------
 
@@ -123,6 +131,10 @@ class PlaySession:
         """Whether the game has ended."""
         return self.match.is_terminal()
 
+    def is_human(self, seat: str) -> bool:
+        """Whether a person plays ``seat``."""
+        return self.seats.get(seat) == HUMAN
+
     def human_on_move(self) -> bool:
         """Whether a person must decide now."""
         decision = self.decision()
@@ -175,11 +187,14 @@ class PlaySession:
                     self.save()  # durable before a person is asked, and at the end
                 return
             bot = self.bots[decision.seat]
-            action = bot.choose(self.match.state, decision, ply=len(self.match.log))
+            before = self.match.state
+            action = bot.choose(before, decision, ply=len(self.match.log))
             self.match.play(decision.seat, action)
             self.save(durable=False)
             played += 1
-            yield Move(decision.seat, bot.kind, str(action))
+            told = self.narrator.tell(before, self.match.state, decision.seat, str(action))
+            self.recent.append(told)
+            yield Move(decision.seat, bot.kind, str(action), told)
 
     def play(self, choice: Action | str | int) -> Move:
         """Play a person's choice: an action, its notation, its option text or its number (1-based).
@@ -194,10 +209,13 @@ class PlaySession:
             raise UserInputError(f"it is {decision.seat}'s turn, and a bot plays {decision.seat}")
         action = self._resolve(decision, choice)
         mark = self.match.checkpoint()
+        before = self.match.state
         self.match.play(decision.seat, action)
         self._marks[mark.log_length] = mark
         self.save()
-        return Move(decision.seat, HUMAN, str(action))
+        told = self.narrator.tell(before, self.match.state, decision.seat, str(action))
+        self.recent = [told]
+        return Move(decision.seat, HUMAN, str(action), told)
 
     @staticmethod
     def _resolve(decision: DecisionPoint, choice: Action | str | int) -> Action | str:
@@ -230,9 +248,10 @@ class PlaySession:
         assert isinstance(entry, ActionEntry)
         since = [e for e in log[index + 1 :] if isinstance(e, ChanceEvent)]
         if since:
+            spoken = tidy(describe(since[0]), names_for(self.match.state), capital=False)
             raise UndoError(
                 f"cannot undo '{entry.seat}: {entry.action.partition(': ')[2] or entry.action}': "
-                f"chance has spoken since ({describe(since[0])}); undo stops at dice and draws"
+                f"chance has spoken since ({spoken}); undo stops at dice and draws"
             )
         mark = self._marks.get(index)
         if mark is not None:
@@ -241,10 +260,28 @@ class PlaySession:
             self.match = _replay_prefix(self.match, log[:index])
         for length in [k for k in self._marks if k >= index]:
             del self._marks[length]
+        self.recent = []
         self.save()
+        after = len(log) - index - 1
         return f"undone: {entry.action}" + (
-            f" and {len(log) - index - 1} bot move(s) after it" if len(log) - index > 1 else ""
+            f" and {plurals(f'{after} bot move(s)')} after it" if after else ""
         )
+
+    # ---- the story so far ------------------------------------------------------------------------
+
+    def history(self) -> list[Told]:
+        """Every move of the game told, from the start (bots' moves before your first turn too).
+
+        The first call replays the log from the seed once (as loading does); later calls only
+        tell the moves played since. After an undo the replay starts again.
+        """
+        log = self.match.log
+        shadow = self._shadow
+        if shadow is None or shadow.log != log[: len(shadow.log)]:
+            shadow = Match(self.match.ruleset, seed=self.match.seed, options=self.match.options)
+            self._shadow, self._history = shadow, []
+            self._history_narrator = Narrator(self.is_human)
+        return list(extend_history(shadow, log, self._history_narrator, self._history))
 
     # ---- the map ------------------------------------------------------------------------------------
 
