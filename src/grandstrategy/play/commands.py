@@ -66,8 +66,9 @@ def new_command(
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "big")
     session = PlaySession.create(
-        save_path, ruleset, options=_options(scenario), seed=seed, seats=seats, force=force
+        save_path, ruleset, options=_options(scenario), seed=seed, seats=seats, force=force, lock=True
     )
+    click.get_current_context().call_on_close(session.close)
     if as_json:
         _print_json(
             {
@@ -111,7 +112,8 @@ def play_command(save_path: Path, seats: str | None, moves: str | None) -> None:
     from grandstrategy.play.session import PlaySession
     from grandstrategy.play.terminal import TerminalGame, scripted
 
-    session = PlaySession.open(save_path, seats=seats)
+    session = PlaySession.open(save_path, seats=seats, lock=True)  # one writer per save
+    click.get_current_context().call_on_close(session.close)
     console = Console(highlight=False)
     if moves is not None:
         read_line = scripted([m for m in moves.split(",")], console)
