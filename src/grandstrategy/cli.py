@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> None:
         click.echo("aborted", err=True)
         sys.exit(130)
     except click.exceptions.ClickException as error:
-        error.message = printable(error.message)  # it may repeat what was typed
+        vars(error)["message"] = printable(error.message)  # it may repeat what was typed
         error.show()
         sys.exit(error.exit_code)
     except (KeyboardInterrupt, EOFError):

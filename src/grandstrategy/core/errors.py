@@ -46,8 +46,10 @@ QUOTE_LIMIT = 80
 """How many characters of a person's input an error message repeats."""
 
 
-def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
+def quoted(text: object, limit: int = QUOTE_LIMIT) -> str:
     """``text`` quoted for an error message: cut to ``limit`` characters, control characters escaped.
+
+    A value that is not a string is shown by its ``repr``, cut the same way.
 
     Python's ``repr`` escapes every character that is not printable (newlines, ANSI escape
     sequences, bidirectional overrides), so the message cannot move the cursor or recolour the
@@ -59,7 +61,12 @@ def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
     "'\\\\x1b[31mred'"
     >>> quoted("x" * 100, limit=5)
     "'xxxxx'... (100 characters)"
+    >>> quoted([1, 2, 3], limit=5)
+    '[1, 2...'
     """
+    if not isinstance(text, str):
+        shown = repr(text)
+        return shown if len(shown) <= limit else shown[:limit] + "..."
     if len(text) <= limit:
         return repr(text)
     return f"{text[:limit]!r}... ({len(text)} characters)"

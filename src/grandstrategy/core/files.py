@@ -33,8 +33,8 @@ MAX_SAVE_BYTES = 64 * 1024 * 1024
 MAX_SMALL_FILE_BYTES = 1024 * 1024
 """The largest seats file, situation file or other small input read (1 MiB)."""
 
-MAX_MODULE_FILE_BYTES = 16 * 1024 * 1024
-"""The largest single data-module file read (16 MiB)."""
+MAX_DATA_FILE_BYTES = 16 * 1024 * 1024
+"""The largest data file read: one file of a data module, a set of questions (16 MiB)."""
 
 MAX_JSON_DEPTH = 64
 """The deepest nesting of JSON arrays and objects accepted (saves need about ten)."""
@@ -215,7 +215,7 @@ def parse_json(text: str, source: str, *, max_depth: int = MAX_JSON_DEPTH) -> An
         )
     except json.JSONDecodeError as error:
         raise BadFile(
-            source, f"is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+            source, f"not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
         ) from None
     except RecursionError:
         raise BadFile(source, f"nests arrays or objects more than {max_depth} deep") from None

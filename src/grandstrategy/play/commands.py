@@ -132,7 +132,9 @@ def play_command(save_path: Path, seats: str | None, moves: str | None) -> None:
 @click.option(
     "--scenario", "scenario", default=None, help="Scenario id (Cataclysm: campaign-1933, europe-1939)."
 )
-@click.option("--games", type=click.IntRange(1, None), default=10, show_default=True, help="Games to play.")
+@click.option(
+    "--games", type=click.IntRange(1, 100_000), default=10, show_default=True, help="Games to play."
+)
 @click.option(
     "--seed",
     type=SEED,

@@ -137,12 +137,16 @@ def parse_seats(
         entry = raw.strip()
         if not entry:
             if spec and spec.strip():
-                raise UserInputError(f"SEATS {quoted(spec)} has an empty entry (two commas, or one at an end)")
+                raise UserInputError(
+                    f"SEATS {quoted(spec)} has an empty entry (two commas, or one at an end)"
+                )
             continue
         who, equals, kind_text = entry.partition("=")
         who = who.strip()
         if equals and not kind_text.strip():
-            raise UserInputError(f"seat entry {quoted(entry)} has no kind after '='; kinds: {', '.join(KINDS)}")
+            raise UserInputError(
+                f"seat entry {quoted(entry)} has no kind after '='; kinds: {', '.join(KINDS)}"
+            )
         kind = parse_kind(kind_text) if equals else HUMAN
         rank, powers = _resolve_who(who, seats, groups, names)
         label = who if rank != "power" else powers[0]
@@ -220,7 +224,7 @@ def read_seats(save_path: str | os.PathLike[str], seats: Sequence[str]) -> dict[
     if not isinstance(data, dict) or data.get("format") != SEATS_FORMAT:
         raise SaveError(f"{source}: not a grandstrategy seats file")
     if data.get("format_version") != SEATS_VERSION:
-        version = quoted(repr(data.get("format_version")))
+        version = quoted(data.get("format_version"))
         raise SaveError(f"{source}: seats format version {version} is not supported")
     raw = data.get("seats")
     if not isinstance(raw, dict):

@@ -131,8 +131,8 @@ class TerminalGame:
         word = word.lower()
         if not text:
             return False
-        if text.isdigit():
-            move = self.session.play(int(text))
+        if text.isdigit():  # ASCII digits only: "²" and "٣" are digits to isdigit() but not to int()
+            move = self.session.play(_choice_number(text, len(decision.legal)))
             self.console.print(f"you: {escape(move.action)}")
             return True
         if word in ("quit", "exit", "q"):
@@ -170,7 +170,7 @@ class TerminalGame:
     def _log(self, rest: str) -> None:
         count = 30
         if rest:
-            if not rest.isdigit() or int(rest) < 1:
+            if not (rest.isascii() and rest.isdigit() and len(rest) <= 9) or int(rest) < 1:
                 raise UserInputError(f"log takes a number of lines, e.g. log 50; not {rest!r}")
             count = int(rest)
         lines = game_log(self.session.match.state)
@@ -281,3 +281,14 @@ def scripted(commands: Iterable[str], console: Console) -> ReadLine:
         return line
 
     return read
+
+
+def _choice_number(text: str, options: int) -> int:
+    """The number a person typed as a choice, read as ASCII digits of a sane length.
+
+    :raises UserInputError: other digits (``²``, ``٣``) or more than nine of them; the message
+        asks for a number in range.
+    """
+    if not text.isascii() or len(text) > 9:
+        raise UserInputError(f"choose a number from 1 to {options}, typed with the digits 0-9")
+    return int(text)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
 from grandstrategy.core.errors import UserInputError
+from grandstrategy.core.files import MAX_DATA_FILE_BYTES, BadFile, parse_json, read_text
 from grandstrategy.rulebook.assistant import RulesAssistant
 
 BUILTIN_SETS = ("dev", "heldout")
@@ -77,22 +77,24 @@ class EvalReport:
 
 
 def read_items(path: Path) -> list[Item]:
-    """Read a JSON-lines file of labelled questions."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as error:
-        raise UserInputError(f"cannot read evaluation file {path}: {error}") from error
+    """Read a JSON-lines file of labelled questions (a regular UTF-8 file, strict JSON per line).
+
+    :raises UserInputError: the file cannot be read or is not UTF-8 text; a line that is not a
+        JSON object with ``question`` and ``section`` text (its line number is named).
+    """
+    lines = read_text(path, limit=MAX_DATA_FILE_BYTES).splitlines()
     items: list[Item] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
-            items.append(Item(str(data["question"]), str(data["section"]), str(data.get("intent", ""))))
-        except (json.JSONDecodeError, KeyError, TypeError) as error:
-            raise UserInputError(
-                f"{path}:{number}: expected a JSON object with 'question' and 'section'"
-            ) from error
+            data = parse_json(line, f"{path}:{number}")
+        except BadFile as error:
+            raise UserInputError(f"{error}; expected a JSON object with 'question' and 'section'") from None
+        fields = [data.get(key) if isinstance(data, dict) else None for key in ("question", "section")]
+        if not all(isinstance(value, str | int | float) for value in fields):
+            raise UserInputError(f"{path}:{number}: expected a JSON object with 'question' and 'section'")
+        items.append(Item(str(fields[0]), str(fields[1]), str(data.get("intent", ""))))
     return items
 
 
