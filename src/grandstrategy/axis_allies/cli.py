@@ -25,9 +25,9 @@ def app() -> None:
 )
 @click.option(
     "--retreat-after",
-    type=click.IntRange(1, 1000),
+    type=click.IntRange(max=1000),  # below 1: the battle's own one-line error
     default=None,
-    help="Attacker retreats after this many rounds.",
+    help="Attacker retreats after this many rounds (at most 1000).",
 )
 @click.option("--bombard", default="", help='Ships bombarding a land battle in round 1, e.g. "1 bb".')
 @click.option("--terrain", default="normal", show_default=True, help="aarhe only: normal, mountain or snow.")

@@ -66,9 +66,9 @@ def eval_command(files: tuple[Path, ...], top: int, as_json: bool, max_misses: i
     from grandstrategy.rulebook.assistant import RulesAssistant
     from grandstrategy.rulebook.evaluate import BUILTIN_SETS, builtin_set, evaluate, read_items
 
-    assistant = RulesAssistant.load()
-    assistant.ask("warm up")
     sets = [(path.name, read_items(path)) for path in files] or [(n, builtin_set(n)) for n in BUILTIN_SETS]
+    assistant = RulesAssistant.load()  # after the files: a bad file is refused at once
+    assistant.ask("warm up")
     reports = [evaluate(assistant, items, name, top) for name, items in sets]
     if as_json:
         click.echo(json.dumps([report.to_json() for report in reports], indent=2))
