@@ -286,6 +286,10 @@ def test_a_seats_text_of_only_blanks_is_refused(tmp_path: Path, blank: str) -> N
     [
         (["cataclysm", "reach", "london", "--naval", "1000"], "1000 is not in the range 0<=x<=20"),
         (["simulate", "cataclysm", "--games", "1000000"], "1000000 is not in the range 1<=x<=100000"),
+        (
+            ["cataclysm", "odds", "--attacker-dice", "3", "--defender-dice", "2", "--attacker-mod", "99999"],
+            "99999 is not in the range -20<=x<=20",
+        ),
         (["aa", "odds", "-a", "1 inf", "-d", "1 inf", "--retreat-after", "5000"], "x<=1000"),
         (["aa", "odds", "-a", "1 inf", "-d", "1 inf", "--trials", "10000000"], "1<=x<=1000000"),
         (["aa", "odds", "-a", "9" * 5000 + " inf", "-d", "1 inf"], "count too large in '99999"),

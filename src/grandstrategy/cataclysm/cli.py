@@ -197,7 +197,11 @@ def map_command(scenario_id: str | None, out: Path, module_dir: Path | None) -> 
     help="Dice the attacker rolls (0: one die at -1, LR 2.8).",
 )
 @click.option(
-    "--attacker-mod", type=int, default=0, show_default=True, help="Modifier to the attacker's result."
+    "--attacker-mod",
+    type=click.IntRange(-20, 20),
+    default=0,
+    show_default=True,
+    help="Modifier to the attacker's result (-20 to 20).",
 )
 @click.option(
     "--defender-dice",
@@ -206,7 +210,11 @@ def map_command(scenario_id: str | None, out: Path, module_dir: Path | None) -> 
     help="Dice the defender rolls (0: one die at -1, LR 2.8).",
 )
 @click.option(
-    "--defender-mod", type=int, default=0, show_default=True, help="Modifier to the defender's result."
+    "--defender-mod",
+    type=click.IntRange(-20, 20),
+    default=0,
+    show_default=True,
+    help="Modifier to the defender's result (-20 to 20).",
 )
 @click.option(
     "--situation",
