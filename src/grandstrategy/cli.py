@@ -41,6 +41,9 @@ def main(argv: list[str] | None = None) -> None:
     Messages pass through :func:`~grandstrategy.core.errors.printable`, so input they repeat
     cannot put control characters on the terminal.
     """
+    if argv is not None and any("\0" in arg for arg in argv):  # a shell cannot pass one; a caller can
+        click.echo("error: an argument contains a NUL character", err=True)
+        sys.exit(2)
     try:
         result = app.main(args=argv, prog_name="grandstrategy", standalone_mode=False)
     except GrandStrategyError as error:

@@ -19,8 +19,9 @@ import yaml
 from rich.console import Console
 
 from grandstrategy.cataclysm.module import DEFAULT_MODULE_DIR
-from grandstrategy.core.errors import UserInputError
+from grandstrategy.core.errors import SaveError, UserInputError
 from grandstrategy.core.files import MAX_SAVE_BYTES
+from grandstrategy.core.replay import open_save
 from grandstrategy.play.seats import seats_path
 from grandstrategy.play.session import PlaySession
 from grandstrategy.play.terminal import TerminalGame
@@ -308,3 +309,9 @@ def test_exact_odds_refuse_a_battle_too_large_and_point_to_monte_carlo() -> None
     assert "use --method monte-carlo" in err and err.count("\n") == 1
     sampled = run_cli(*args, "--method", "monte-carlo", "--trials", "200", "--json")
     assert sampled.code == 0 and json.loads(sampled.out)["method"] == "monte-carlo"
+
+
+def test_a_nul_character_in_a_path_is_refused() -> None:
+    one_error(run_cli("replay", "game\0.json"), 2, "an argument contains a NUL character")
+    with pytest.raises(SaveError, match=r"a file name cannot contain a NUL character"):
+        open_save("game\0.json")

@@ -74,9 +74,10 @@ def read_bytes(path: str | os.PathLike[str], *, limit: int, source: str | None =
     Symbolic links are followed: a link to a regular file is fine, one to ``/dev/zero`` is not.
 
     :raises BadFile: the file is missing (``missing`` set), unreadable, not a regular file or
-        too big.
+        too big; the path holds a NUL character.
     """
     name = source if source is not None else os.fspath(path)
+    _no_nul(path)
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -101,6 +102,12 @@ def read_bytes(path: str | os.PathLike[str], *, limit: int, source: str | None =
     if len(data) > limit:
         raise BadFile(name, f"is larger than the limit of {_size(limit)}")
     return data
+
+
+def _no_nul(path: str | os.PathLike[str]) -> None:
+    """Refuse a path with a NUL character, which no file name can hold (``os`` raises ValueError)."""
+    if "\0" in os.fspath(path):
+        raise BadFile(repr(os.fspath(path)), "a file name cannot contain a NUL character")
 
 
 def _check_regular(name: str, info: os.stat_result, limit: int) -> None:
@@ -239,6 +246,7 @@ def check_file_name(path: str | os.PathLike[str]) -> None:
         :data:`MAX_FILE_NAME_BYTES` bytes, or a folder's name longer than 255 (the message gives
         the length, not the name).
     """
+    _no_nul(path)
     target = Path(path)
     size = len(os.fsencode(target.name))
     if size > MAX_FILE_NAME_BYTES:
@@ -275,6 +283,7 @@ class FileLock:
         :raises UserInputError: another process holds it (the message says which and what to
             do); the lock file cannot be created.
         """
+        _no_nul(path)
         self.path = Path(path)
         self._fd: int | None = None
         if sys.platform == "win32":  # pragma: no cover - no flock there
