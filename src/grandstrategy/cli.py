@@ -14,7 +14,7 @@ import click
 from grandstrategy import __version__
 from grandstrategy.axis_allies.cli import app as aa_app
 from grandstrategy.cataclysm.cli import app as cataclysm_app
-from grandstrategy.core.errors import GrandStrategyError
+from grandstrategy.core.errors import GrandStrategyError, printable
 from grandstrategy.play.commands import COMMANDS as PLAY_COMMANDS
 from grandstrategy.rulebook.cli import app as rules_app
 
@@ -36,16 +36,24 @@ for _command in PLAY_COMMANDS:  # new, play, status, simulate, replay (docs/play
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Run the command line; turn expected errors into one message and an exit code."""
+    """Run the command line; turn expected errors into one message and an exit code.
+
+    Messages pass through :func:`~grandstrategy.core.errors.printable`, so input they repeat
+    cannot put control characters on the terminal.
+    """
+    if argv is not None and any("\0" in arg for arg in argv):  # a shell cannot pass one; a caller can
+        click.echo("error: an argument contains a NUL character", err=True)
+        sys.exit(2)
     try:
         result = app.main(args=argv, prog_name="grandstrategy", standalone_mode=False)
     except GrandStrategyError as error:
-        click.echo(f"error: {error}", err=True)
+        click.echo(f"error: {printable(str(error))}", err=True)
         sys.exit(error.exit_code)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)
     except click.exceptions.ClickException as error:
+        vars(error)["message"] = printable(error.message)  # it may repeat what was typed
         error.show()
         sys.exit(error.exit_code)
     except (KeyboardInterrupt, EOFError):

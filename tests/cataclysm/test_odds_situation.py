@@ -411,7 +411,7 @@ def test_several_problems_are_counted_in_one_line() -> None:
 
 
 def test_not_json_is_one_clear_error() -> None:
-    with pytest.raises(UserInputError, match=r"^war\.json: not valid JSON: .* line 1 column"):
+    with pytest.raises(UserInputError, match=r"^war\.json: not valid JSON \(line 1, column"):
         load_situation("{combat: land", "war.json")
 
 

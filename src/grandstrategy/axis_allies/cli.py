@@ -25,7 +25,12 @@ def app() -> None:
 @click.option(
     "--order", default="", help="Order of loss for both sides, e.g. inf,art,arm,ftr (others follow)."
 )
-@click.option("--retreat-after", type=int, default=None, help="Attacker retreats after this many rounds.")
+@click.option(
+    "--retreat-after",
+    type=click.IntRange(max=1000),  # below 1: the battle's own one-line error
+    default=None,
+    help="Attacker retreats after this many rounds (at most 1000).",
+)
 @click.option("--bombard", default="", help='Ships bombarding a land battle in round 1, e.g. "1 bb".')
 @click.option("--terrain", default="normal", show_default=True, help="aarhe only: normal, mountain or snow.")
 @click.option(
@@ -35,8 +40,16 @@ def app() -> None:
     show_default=True,
     help="auto: exact unless above the size guard.",
 )
-@click.option("--trials", type=int, default=100_000, show_default=True, help="Monte Carlo trials.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Monte Carlo seed.")
+@click.option(
+    "--trials",
+    type=click.IntRange(1, 1_000_000),
+    default=100_000,
+    show_default=True,
+    help="Monte Carlo trials.",
+)
+@click.option(
+    "--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True, help="Monte Carlo seed."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def odds(
     rules_name: str,

@@ -44,7 +44,15 @@ LINEAR_LIMIT = 16_000_000
 #: per rule set. The variant's two-phase cycles with several hit kinds reach far more of that bound
 #: (about 0.7 s at 4,725 on the benchmark machine) than Revised sea battles (0.1 s at 70,000).
 GENERAL_LIMIT = {"revised": 60_000, "lhtr": 60_000, "aarhe": 5_000}
+#: Exact solving is refused above these sizes even when asked for (``method="exact"``): a Revised
+#: general battle at ten times its guard took about 8 s and 180 MB, a linear one at 3.4 times
+#: (300 against 300 infantry) 35 to 70 s; time and memory grow with the size, so a battle far
+#: beyond them would run for many minutes and take gigabytes.
+EXACT_CEILING_LINEAR = 2 * LINEAR_LIMIT
+EXACT_CEILING_GENERAL = {name: 20 * limit for name, limit in GENERAL_LIMIT.items()}
 DEFAULT_TRIALS = 100_000
+#: The most Monte Carlo trials (about 7 s and 200 MB per million on a small battle).
+MAX_TRIALS = 1_000_000
 STALL = 1e-12
 
 
@@ -617,16 +625,27 @@ def battle_odds(
 ) -> BattleOdds:
     """Solve ``battle``: exactly when it fits the size guard (or ``method="exact"``), else by Monte Carlo.
 
-    :raises BattleSetupError: for battles the rules forbid or a bad ``method``/``trials``.
+    :raises BattleSetupError: for battles the rules forbid, a bad ``method``, ``trials`` outside 1 to
+        :data:`MAX_TRIALS`, a seed outside 0 to 2**63 - 1, or ``method="exact"`` on a battle above
+        the exact ceiling (:data:`EXACT_CEILING_LINEAR`, :data:`EXACT_CEILING_GENERAL`).
     """
     if method not in ("auto", "exact", "monte-carlo"):
         raise BattleSetupError(f"unknown method {method!r}; choose auto, exact or monte-carlo")
-    if trials < 1:
-        raise BattleSetupError("--trials must be at least 1")
+    if not 1 <= trials <= MAX_TRIALS:
+        raise BattleSetupError(f"--trials must be from 1 to {MAX_TRIALS:,}, not {trials}")
+    if not 0 <= seed < 2**63:
+        raise BattleSetupError(f"--seed must be from 0 to 2**63 - 1, not {seed}")
     t0 = time.perf_counter()
     ctx = Context(battle)
     solver, size = _work(ctx)
     limit = LINEAR_LIMIT if solver == "linear" else GENERAL_LIMIT[ctx.proc.ruleset.name]
+    ceiling = EXACT_CEILING_LINEAR if solver == "linear" else EXACT_CEILING_GENERAL[ctx.proc.ruleset.name]
+    if method == "exact" and size > ceiling:
+        raise BattleSetupError(
+            f"this battle is too large to solve exactly ({solver} solver: size {size:.3g} > "
+            f"{ceiling:.3g}, it would run for minutes and could take gigabytes); use --method "
+            "monte-carlo (or auto) for a seeded estimate with its standard errors"
+        )
     note = ""
     if method == "auto" and size > limit:
         method = "monte-carlo"

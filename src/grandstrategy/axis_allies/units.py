@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from grandstrategy.core.errors import NotationError, UserInputError
+from grandstrategy.core.errors import NotationError, UserInputError, quoted
 
 Domain = Literal["land", "sea", "air"]
 
@@ -183,7 +183,7 @@ def find_rules(name: str) -> RuleSet:
     """
     key = _RULESET_ALIASES.get(name.strip().lower())
     if key is None:
-        raise BattleSetupError(f"unknown rule set {name!r}; choose one of: revised, lhtr, aarhe")
+        raise BattleSetupError(f"unknown rule set {quoted(name)}; choose one of: revised, lhtr, aarhe")
     return RULESETS[key]
 
 
@@ -219,8 +219,13 @@ def resolve_unit(name: str, rules: RuleSet) -> str:
             f"unit {name.strip()!r} is not part of rule set {rules.name!r} (it is in: {', '.join(others)})"
         )
     known = ", ".join(sorted(rules.units))
-    raise UnknownUnitError(f"unknown unit {name.strip()!r} for rule set {rules.name!r}; known units: {known}")
+    raise UnknownUnitError(
+        f"unknown unit {quoted(name.strip())} for rule set {rules.name!r}; known units: {known}"
+    )
 
+
+MAX_UNITS = 1000
+"""The most units one force may hold: far beyond any board position, short of runaway work."""
 
 _ITEM = re.compile(r"^\s*(?:([+-]?\d+)\s*[x×*]?\s*)?([A-Za-z][A-Za-z .\-_]*?)\s*$")
 
@@ -231,7 +236,7 @@ def parse_force(text: str, rules: RuleSet) -> dict[str, int]:
     An item without a number counts one. Zero counts are allowed and dropped.
 
     :raises NotationError: on an item that is not ``[COUNT] UNIT``.
-    :raises UserInputError: on a negative count.
+    :raises UserInputError: on a negative count, or more than :data:`MAX_UNITS` units in all.
     :raises UnknownUnitError: on an unknown unit.
     """
     counts: dict[str, int] = {}
@@ -243,15 +248,21 @@ def parse_force(text: str, rules: RuleSet) -> dict[str, int]:
         match = _ITEM.match(item)
         if match is None:
             raise NotationError(
-                f"cannot read force item {item.strip()!r}; write it as COUNT UNIT, e.g. '3 inf'"
+                f"cannot read force item {quoted(item.strip())}; write it as COUNT UNIT, e.g. '3 inf'"
             )
         number, name = match.groups()
+        if number is not None and len(number.lstrip("+-0")) > len(str(MAX_UNITS)):
+            raise UserInputError(
+                f"count too large in {quoted(item.strip())}: at most {MAX_UNITS} units a side"
+            )
         count = int(number) if number is not None else 1
         if count < 0:
-            raise UserInputError(f"negative count in {item.strip()!r}")
+            raise UserInputError(f"negative count in {quoted(item.strip())}")
         key = resolve_unit(name, rules)
         if count:
             counts[key] = counts.get(key, 0) + count
+    if sum(counts.values()) > MAX_UNITS:
+        raise UserInputError(f"{sum(counts.values())} units in one force; the limit is {MAX_UNITS}")
     return counts
 
 

@@ -18,7 +18,7 @@ from grandstrategy.cataclysm.lookup import (
 )
 from grandstrategy.cataclysm.module import Module, check_module, load_module
 from grandstrategy.core.errors import DataError, UserInputError
-from grandstrategy.core.files import atomic_write
+from grandstrategy.core.files import MAX_SMALL_FILE_BYTES, BadFile, atomic_write, read_stream, read_text
 
 MODULE_OPTION = click.option(
     "--module",
@@ -123,7 +123,11 @@ def _short(value: Any) -> str:
 @app.command()
 @click.argument("area_name", metavar="AREA")
 @click.option(
-    "--naval", "steps", type=int, required=True, help="Naval range in areas (2 normally, 3 extended)."
+    "--naval",
+    "steps",
+    type=click.IntRange(0, 20),
+    required=True,
+    help="Naval range in areas (2 normally, 3 extended; at most 20).",
 )
 @click.option(
     "--friendly",
@@ -193,7 +197,11 @@ def map_command(scenario_id: str | None, out: Path, module_dir: Path | None) -> 
     help="Dice the attacker rolls (0: one die at -1, LR 2.8).",
 )
 @click.option(
-    "--attacker-mod", type=int, default=0, show_default=True, help="Modifier to the attacker's result."
+    "--attacker-mod",
+    type=click.IntRange(-20, 20),
+    default=0,
+    show_default=True,
+    help="Modifier to the attacker's result (-20 to 20).",
 )
 @click.option(
     "--defender-dice",
@@ -202,7 +210,11 @@ def map_command(scenario_id: str | None, out: Path, module_dir: Path | None) -> 
     help="Dice the defender rolls (0: one die at -1, LR 2.8).",
 )
 @click.option(
-    "--defender-mod", type=int, default=0, show_default=True, help="Modifier to the defender's result."
+    "--defender-mod",
+    type=click.IntRange(-20, 20),
+    default=0,
+    show_default=True,
+    help="Modifier to the defender's result (-20 to 20).",
 )
 @click.option(
     "--situation",
@@ -291,13 +303,13 @@ def _situation_odds(situation_file: str, as_json: bool) -> None:
 
     if situation_file == "-":
         source = "stdin"
-        text = sys.stdin.read()
+        text = read_stream(sys.stdin, limit=MAX_SMALL_FILE_BYTES, source=source)
     else:
         source = situation_file
         try:
-            text = Path(situation_file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            text = read_text(situation_file, limit=MAX_SMALL_FILE_BYTES)
+        except BadFile as error:
+            reason = error.reason.removeprefix("cannot read: ")
             raise UserInputError(f"cannot read situation file {situation_file}: {reason}") from None
     result = situation_odds(load_situation(text, source))
     if as_json:

@@ -10,7 +10,7 @@ from typing import Any
 
 from grandstrategy.cataclysm.module import Module
 from grandstrategy.cataclysm.module.schema import AreaType, Scenario
-from grandstrategy.core.errors import UserInputError
+from grandstrategy.core.errors import UserInputError, quoted
 
 CONNECTION_NAMES = {
     "border": "border",
@@ -30,14 +30,14 @@ def resolve_area(module: Module, text: str) -> str:
     folded = {name.casefold(): name for name in names}
     close = difflib.get_close_matches(text.strip().casefold(), list(folded), n=3, cutoff=0.6)
     hint = f"; did you mean {' or '.join(folded[name] for name in close)}?" if close else ""
-    raise UserInputError(f"unknown area {text!r}{hint}")
+    raise UserInputError(f"unknown area {quoted(text)}{hint}")
 
 
 def resolve_scenario(module: Module, scenario_id: str) -> Scenario:
     """The scenario with this id, or a UserInputError listing the known ones."""
     scenario = module.scenarios.get(scenario_id)
     if scenario is None:
-        raise UserInputError(f"unknown scenario {scenario_id!r}; known: {', '.join(module.scenarios)}")
+        raise UserInputError(f"unknown scenario {quoted(scenario_id)}; known: {', '.join(module.scenarios)}")
     return scenario
 
 

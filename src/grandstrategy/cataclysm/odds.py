@@ -19,7 +19,6 @@ format is described in ``docs/cataclysm-odds.md``.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Annotated, Any, Literal
@@ -58,7 +57,8 @@ from grandstrategy.cataclysm.rules.combat import (
     triumph_possible,
 )
 from grandstrategy.cataclysm.rules.dice import result_distribution
-from grandstrategy.core.errors import UserInputError
+from grandstrategy.core.errors import UserInputError, quoted
+from grandstrategy.core.files import parse_json
 from grandstrategy.core.rng import Rng
 
 METHOD = "exact enumeration"
@@ -251,7 +251,7 @@ def parse_situation(data: Any, source: str = "situation") -> Situation:
         elif kind == "value_error" and not loc:
             message = str(first["msg"]).removeprefix("Value error, ")
         else:
-            message = f"{path}: {first['msg']}, not {first.get('input')!r}"
+            message = f"{path}: {first['msg']}, not {quoted(first.get('input'))}"
         more = len(problems) - 1
         if more:
             message += f" (and {more} more problem{'s' if more > 1 else ''})"
@@ -261,15 +261,12 @@ def parse_situation(data: Any, source: str = "situation") -> Situation:
 def load_situation(text: str, source: str = "situation") -> Situation:
     """Read a :class:`Situation` from JSON text.
 
-    :raises UserInputError: the text is not JSON, or not a valid situation (one line).
+    The JSON is read strictly (:func:`~grandstrategy.core.files.parse_json`: bounded nesting
+    and numbers, no repeated keys).
+
+    :raises UserInputError: the text is not such JSON, or not a valid situation (one line).
     """
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise UserInputError(
-            f"{source}: not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
-        ) from None
-    return parse_situation(data, source)
+    return parse_situation(parse_json(text, source), source)
 
 
 @dataclass(frozen=True)

@@ -17,12 +17,11 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from grandstrategy.core.canonical import JSONObject, JSONValue, pretty_json
 from grandstrategy.core.errors import SaveError, UserInputError
-from grandstrategy.core.files import atomic_write
+from grandstrategy.core.files import MAX_SAVE_BYTES, BadFile, atomic_write, parse_json, read_text
 from grandstrategy.core.game import ModuleInfo, RuleSet, find_ruleset
 from grandstrategy.core.log import ActionEntry, LogEntry, entry_from_json
 from grandstrategy.core.session import Match
@@ -147,7 +146,8 @@ def parse_save(data: JSONValue, *, source: str = "<save>") -> SaveGame:
 
     :raises SaveError: not an object; wrong or missing format marker; unsupported
         ``format_version`` (the supported one is named); a missing, ill-typed or unknown field
-        (named); an unknown rule set; a module that differs from the installed one; a log entry
+        (named); an unknown rule set; a module whose id, version or content hash differs from the
+        installed one; a log entry
         that is malformed or whose action does not parse (with its index, ``log[i]``).
     """
     if not isinstance(data, dict):
@@ -180,7 +180,7 @@ def parse_save(data: JSONValue, *, source: str = "<save>") -> SaveGame:
     except UserInputError as error:
         raise SaveError(f"{source}: {error}") from None
     installed = ruleset.module
-    if (module.id, module.hash) != (installed.id, installed.hash):
+    if (module.id, module.version, module.hash) != (installed.id, installed.version, installed.hash):
         raise SaveError(
             f"{source}: the save was made with module {module.id!r} version {module.version} "
             f"({module.hash}), but rule set {ruleset.name!r} has module {installed.id!r} "
@@ -198,21 +198,11 @@ def parse_save(data: JSONValue, *, source: str = "<save>") -> SaveGame:
     return SaveGame(ruleset, module, seed, dict(options), tuple(log), state_hash, snapshot, source)
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise ValueError(f"duplicate key {key!r}")
-        result[key] = value
-    return result
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not allowed")
-
-
 def loads_save(text: str, *, source: str = "<save>") -> SaveGame:
     """Parse save text (see :func:`parse_save`).
+
+    The JSON is read strictly (:func:`~grandstrategy.core.files.parse_json`): bounded nesting
+    and number length, no key given twice, no NaN.
 
     :raises SaveError: empty or invalid JSON (with line and column), or any defect of
         :func:`parse_save`.
@@ -220,32 +210,26 @@ def loads_save(text: str, *, source: str = "<save>") -> SaveGame:
     if not text.strip():
         raise SaveError(f"{source}: the file is empty, not a save")
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
-    except json.JSONDecodeError as error:
-        raise SaveError(
-            f"{source}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg}); "
-            "the file may be truncated or not a save"
-        ) from None
-    except (ValueError, RecursionError) as error:
-        raise SaveError(f"{source}: not valid save JSON: {error}") from None
+        data = parse_json(text, source)
+    except BadFile as error:
+        hint = "; the file may be truncated or not a save" if "not valid JSON" in error.reason else ""
+        raise SaveError(f"{error}{hint}") from None
     return parse_save(data, source=source)
 
 
 def load_save(path: str | os.PathLike[str]) -> SaveGame:
     """Read and check the save at ``path`` (no replay yet).
 
-    :raises SaveError: the file cannot be read, is not UTF-8 text, or has any defect of
-        :func:`loads_save`; the message starts with the path.
+    Only a regular file of at most :data:`~grandstrategy.core.files.MAX_SAVE_BYTES` is read.
+
+    :raises SaveError: the file cannot be read, is not a regular file, is too big, is not UTF-8
+        text, or has any defect of :func:`loads_save`; the message starts with the path.
     """
     source = os.fspath(path)
     try:
-        raw = Path(path).read_bytes()
-    except OSError as error:
-        raise SaveError(f"{source}: cannot read: {error.strerror or error}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise SaveError(f"{source}: not a save (not UTF-8 text at byte {error.start})") from None
+        text = read_text(path, limit=MAX_SAVE_BYTES, source=source)
+    except BadFile as error:
+        raise SaveError(str(error)) from None
     return loads_save(text, source=source)
 
 

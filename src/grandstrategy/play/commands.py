@@ -73,8 +73,9 @@ def new_command(
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "big")
     session = PlaySession.create(
-        save_path, ruleset, options=_options(scenario), seed=seed, seats=seats, force=force
+        save_path, ruleset, options=_options(scenario), seed=seed, seats=seats, force=force, lock=True
     )
+    click.get_current_context().call_on_close(session.close)
     if as_json:
         _print_json(
             {
@@ -142,8 +143,12 @@ def play_command(
     """
     from rich.console import Console
 
+    from grandstrategy.play.session import lock_save
     from grandstrategy.play.terminal import TerminalGame, scripted
 
+    if save_path.parent.is_dir():  # one writer per save, from before it is read to the end
+        lock = lock_save(save_path)
+        click.get_current_context().call_on_close(lock.release)
     console = Console(highlight=False)
     again = from_make or f"{launcher()} play {shlex.quote(str(save_path))}"
     read_line = scripted(moves.split(","), console) if moves is not None else _keyboard(console)
@@ -353,7 +358,9 @@ def status_command(save_path: Path, power: str, as_json: bool) -> None:
 @click.option(
     "--scenario", "scenario", default=None, help="Scenario id (Cataclysm: campaign-1933, europe-1939)."
 )
-@click.option("--games", type=click.IntRange(1, None), default=10, show_default=True, help="Games to play.")
+@click.option(
+    "--games", type=click.IntRange(1, 100_000), default=10, show_default=True, help="Games to play."
+)
 @click.option(
     "--seed",
     type=SEED,

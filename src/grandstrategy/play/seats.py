@@ -23,8 +23,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
-from grandstrategy.core.errors import SaveError, UserInputError
-from grandstrategy.core.files import atomic_write
+from grandstrategy.core.errors import SaveError, UserInputError, quoted
+from grandstrategy.core.files import MAX_SMALL_FILE_BYTES, BadFile, atomic_write, read_json
 
 HUMAN: Final = "human"
 RANDOM: Final = "bot:random"
@@ -44,6 +44,9 @@ _ALIASES: Final = {
     "random": RANDOM,
     "bot:random": RANDOM,
 }
+
+MAX_SEATS_CHARS: Final = 4096
+"""The longest SEATS text read (a game with every power named fits in a few hundred)."""
 
 SEATS_FORMAT: Final = "grandstrategy-seats"
 SEATS_VERSION: Final = 1
@@ -68,7 +71,7 @@ def parse_kind(text: str) -> str:
     kind = _ALIASES.get(text.strip().lower().replace(" ", ""))
     if kind is None:
         raise UserInputError(
-            f"unknown seat kind {text.strip()!r}: use one of {', '.join(KINDS)} (or random, heuristic)"
+            f"unknown seat kind {quoted(text.strip())}: use one of {', '.join(KINDS)} (or random, heuristic)"
         )
     return kind
 
@@ -81,7 +84,7 @@ def _resolve_who(
         return "any", list(seats)
     key = _key(who)
     if not key:
-        raise UserInputError(f"seat entry {who!r} names no power")
+        raise UserInputError(f"seat entry {quoted(who)} names no power")
     exact = [s for s in seats if key in (_key(s), _key(names.get(s, "")), _initials(s))]
     if exact:
         return "power", exact[:1]
@@ -94,8 +97,8 @@ def _resolve_who(
     known = ", ".join(seats)
     extra = f"; ideologies: {', '.join(groups)}" if groups else ""
     if len(prefixed) > 1:
-        raise UserInputError(f"seat {who!r} is ambiguous: it could be {', '.join(prefixed)}")
-    raise UserInputError(f"unknown power {who!r} in SEATS; powers: {known}{extra}; or * for the rest")
+        raise UserInputError(f"seat {quoted(who)} is ambiguous: it could be {', '.join(prefixed)}")
+    raise UserInputError(f"unknown power {quoted(who)} in SEATS; powers: {known}{extra}; or * for the rest")
 
 
 def parse_seats(
@@ -109,14 +112,23 @@ def parse_seats(
     """Turn a SEATS text into ``{seat: kind}`` for every one of ``seats``, in their order.
 
     ``groups`` maps an ideology (or any group name) to its powers; ``names`` maps a seat to its
-    printed name. ``None`` or an empty text gives every seat ``default``.
+    printed name. ``None`` or an empty text gives every seat ``default``; a text of only blanks
+    or newlines is refused (a mistyped option, not a request for the defaults).
 
     >>> parse_seats("germany=human,*=random", ["germany", "italy"])
     {'germany': 'human', 'italy': 'bot:random'}
 
-    :raises UserInputError: an empty entry, an unknown or ambiguous power or kind, or a power
+    :raises UserInputError: a text of only blanks, one longer than :data:`MAX_SEATS_CHARS`, an empty
+        entry, an unknown or ambiguous power or kind, or a power
         (or ideology, or ``*``) given twice.
     """
+    if spec and not spec.strip():
+        raise UserInputError(
+            "SEATS holds only blanks: name who plays, e.g. 'germany' or '*=bot:random' "
+            "(or leave the option out)"
+        )
+    if spec is not None and len(spec) > MAX_SEATS_CHARS:
+        raise UserInputError(f"SEATS is {len(spec)} characters long; the limit is {MAX_SEATS_CHARS}")
     groups = groups or {}
     names = names or {}
     ranked: dict[str, dict[str, str]] = {"power": {}, "group": {}, "any": {}}
@@ -125,17 +137,21 @@ def parse_seats(
         entry = raw.strip()
         if not entry:
             if spec and spec.strip():
-                raise UserInputError(f"SEATS {spec!r} has an empty entry (two commas, or one at an end)")
+                raise UserInputError(
+                    f"SEATS {quoted(spec)} has an empty entry (two commas, or one at an end)"
+                )
             continue
         who, equals, kind_text = entry.partition("=")
         who = who.strip()
         if equals and not kind_text.strip():
-            raise UserInputError(f"seat entry {entry!r} has no kind after '='; kinds: {', '.join(KINDS)}")
+            raise UserInputError(
+                f"seat entry {quoted(entry)} has no kind after '='; kinds: {', '.join(KINDS)}"
+            )
         kind = parse_kind(kind_text) if equals else HUMAN
         rank, powers = _resolve_who(who, seats, groups, names)
         label = who if rank != "power" else powers[0]
         if label.lower() in seen:
-            raise UserInputError(f"SEATS names {label!r} twice")
+            raise UserInputError(f"SEATS names {quoted(label)} twice")
         seen.add(label.lower())
         for power in powers:
             ranked[rank][power] = kind
@@ -193,24 +209,23 @@ def write_seats(save_path: str | os.PathLike[str], seats: Mapping[str, str]) -> 
 def read_seats(save_path: str | os.PathLike[str], seats: Sequence[str]) -> dict[str, str] | None:
     """The seats stored beside a save, checked against the game's ``seats``; ``None`` if no file.
 
-    :raises SaveError: the file exists but cannot be read, is not a seats file, or names an
-        unknown seat or kind (one line naming the file).
+    :raises SaveError: the file exists but cannot be read (not a regular file, above
+        :data:`~grandstrategy.core.files.MAX_SMALL_FILE_BYTES`, not UTF-8, JSON that is invalid,
+        too deep, has huge numbers or repeated keys), is not a seats file, or names an unknown
+        seat or kind (one line naming the file).
     """
     source = seats_path(save_path)
     try:
-        text = source.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError) as error:
-        raise SaveError(f"{source}: cannot read the seats file: {error}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise SaveError(f"{source}: not valid JSON (line {error.lineno}): delete it or fix it") from None
+        data = read_json(source, limit=MAX_SMALL_FILE_BYTES)
+    except BadFile as error:
+        if error.missing:
+            return None
+        raise SaveError(f"{error} (the seats file: delete it or fix it)") from None
     if not isinstance(data, dict) or data.get("format") != SEATS_FORMAT:
         raise SaveError(f"{source}: not a grandstrategy seats file")
     if data.get("format_version") != SEATS_VERSION:
-        raise SaveError(f"{source}: seats format version {data.get('format_version')!r} is not supported")
+        version = quoted(data.get("format_version"))
+        raise SaveError(f"{source}: seats format version {version} is not supported")
     raw = data.get("seats")
     if not isinstance(raw, dict):
         raise SaveError(f"{source}: field 'seats' must be an object")
@@ -218,9 +233,9 @@ def read_seats(save_path: str | os.PathLike[str], seats: Sequence[str]) -> dict[
     for seat in seats:
         kind = raw.get(seat, DEFAULT_KIND)
         if kind not in KINDS:
-            raise SaveError(f"{source}: seat {seat!r} has unknown kind {kind!r}")
+            raise SaveError(f"{source}: seat {seat!r} has unknown kind {quoted(str(kind))}")
         result[seat] = kind
     unknown = sorted(set(raw) - set(seats))
     if unknown:
-        raise SaveError(f"{source}: unknown seat(s) {', '.join(unknown)} for this game")
+        raise SaveError(f"{source}: unknown seat(s) {quoted(', '.join(unknown))} for this game")
     return result

@@ -25,7 +25,7 @@ from typing import Any
 from grandstrategy.core.actions import Action
 from grandstrategy.core.chance import ChanceEvent
 from grandstrategy.core.errors import SaveError, UserInputError
-from grandstrategy.core.files import atomic_write
+from grandstrategy.core.files import FileLock, atomic_write, check_file_name, remove_stale_temporaries
 from grandstrategy.core.log import ActionEntry, LogEntry, describe
 from grandstrategy.core.replay import open_save
 from grandstrategy.core.save import save_game, write_save
@@ -33,7 +33,7 @@ from grandstrategy.core.session import Checkpoint, DecisionPoint, Match
 from grandstrategy.play.bots import Bot, bot_seed, make_bot
 from grandstrategy.play.games import as_cataclysm, load_ruleset, register_rulesets, seat_groups, seat_names
 from grandstrategy.play.narrate import Narrator, Told, extend_history, names_for, plurals, tidy
-from grandstrategy.play.seats import HUMAN, parse_seats, read_seats, write_seats
+from grandstrategy.play.seats import HUMAN, parse_seats, read_seats, seats_path, write_seats
 
 
 class UndoError(UserInputError):
@@ -67,6 +67,25 @@ class PlaySession:
         self._shadow: Match | None = None
         self._history: list[Told] = []
         self._history_narrator = Narrator(self.is_human)
+        self._lock: FileLock | None = None
+
+    # ---- one writer per save ----------------------------------------------------------------------
+
+    @staticmethod
+    def _take_lock(path: Path) -> FileLock:
+        return lock_save(path)
+
+    def close(self) -> None:
+        """Release the save's lock (if this session took one); the session may still be read."""
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    def __enter__(self) -> PlaySession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     # ---- creating and opening ---------------------------------------------------------------
 
@@ -80,46 +99,74 @@ class PlaySession:
         seed: int,
         seats: str | None,
         force: bool = False,
+        lock: bool = False,
     ) -> PlaySession:
         """Start a new game, write its save and seats file, and return the session.
 
-        :raises UserInputError: the file exists (without ``force``), a bad rule set, option or
-            SEATS text.
+        With ``lock`` the session holds the save's :class:`~grandstrategy.core.files.FileLock`
+        until :meth:`close` (the command line always asks for it), so a new game is never
+        written over a save that another process is playing, even with ``force``.
+
+        :raises UserInputError: the file exists (without ``force``), its name is too long, it
+            is locked by another process, a bad rule set, option or SEATS text.
         :raises SaveError: the files cannot be written.
         """
         target = Path(path)
-        if target.exists() and not force:
-            raise UserInputError(f"{target} already exists; choose another --save or add --force")
-        if target.is_dir():
-            raise UserInputError(f"{target} is a directory; --save needs a file name")
+        check_file_name(target)
         match = Match(load_ruleset(ruleset), seed=seed, options=options)
         state = match.state
         parsed = parse_seats(seats, list(state.seats()), groups=seat_groups(state), names=seat_names(state))
-        session = cls(target, match, parsed)
-        session.save()
-        write_seats(target, parsed)
+        if not target.parent.is_dir():
+            raise UserInputError(f"{target}: cannot write: the folder {target.parent} does not exist")
+        held = cls._take_lock(target) if lock else None
+        try:
+            if target.is_dir():
+                raise UserInputError(f"{target} is a directory; --save needs a file name")
+            if os.path.lexists(target) and not force:
+                raise UserInputError(f"{target} already exists; choose another --save or add --force")
+            session = cls(target, match, parsed)
+            session._lock = held
+            session.save()
+            write_seats(target, parsed)
+        except BaseException:
+            if held is not None:
+                held.release()
+            raise
         return session
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], *, seats: str | None = None) -> PlaySession:
+    def open(
+        cls, path: str | os.PathLike[str], *, seats: str | None = None, lock: bool = False
+    ) -> PlaySession:
         """Load a save (replaying and checking its log) with its seats.
 
         ``seats`` (a SEATS text) replaces the stored seats and is stored; a save without a seats
-        file and without ``seats`` gives every seat to a person (a hot-seat game).
+        file and without ``seats`` gives every seat to a person (a hot-seat game). With ``lock``
+        the session holds the save's :class:`~grandstrategy.core.files.FileLock` until
+        :meth:`close`, taken before anything is read, and temporary files a killed writer left
+        beside the save are removed.
 
         :raises SaveError: the save or its seats file is unreadable or does not replay.
-        :raises UserInputError: a bad SEATS text.
+        :raises UserInputError: a bad SEATS text; the save is locked by another process.
         """
         register_rulesets()
-        match = open_save(path)
-        state = match.state
-        names = list(state.seats())
-        if seats is not None:
-            parsed = parse_seats(seats, names, groups=seat_groups(state), names=seat_names(state))
-            write_seats(path, parsed)
-        else:
-            parsed = read_seats(path, names) or dict.fromkeys(names, HUMAN)
-        return cls(path, match, parsed)
+        held = cls._take_lock(Path(path)) if lock else None
+        try:
+            match = open_save(path)
+            state = match.state
+            names = list(state.seats())
+            if seats is not None:
+                parsed = parse_seats(seats, names, groups=seat_groups(state), names=seat_names(state))
+                write_seats(path, parsed)
+            else:
+                parsed = read_seats(path, names) or dict.fromkeys(names, HUMAN)
+        except BaseException:
+            if held is not None:
+                held.release()
+            raise
+        session = cls(path, match, parsed)
+        session._lock = held
+        return session
 
     # ---- state ----------------------------------------------------------------------------------
 
@@ -302,6 +349,20 @@ class PlaySession:
         except OSError as error:
             raise UserInputError(f"cannot write {target}: {error.strerror or error}") from None
         return target
+
+
+def lock_save(path: str | os.PathLike[str]) -> FileLock:
+    """Lock the save at ``path`` for this process, then remove temporary files a killed writer left.
+
+    A command that may open and replace a save (``play --new``) takes this once for its whole run
+    and opens the sessions without ``lock``.
+
+    :raises UserInputError: another process has the save open.
+    """
+    lock = FileLock(path, what="save")
+    for stale in (Path(path), seats_path(path)):
+        remove_stale_temporaries(stale)
+    return lock
 
 
 def _last_human_action(log: tuple[LogEntry, ...], seats: dict[str, str]) -> int | None:

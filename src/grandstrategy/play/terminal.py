@@ -192,8 +192,12 @@ class TerminalGame:
         word = word.lower()
         if not text:
             return False
-        if text.isdigit():
-            self._choose(int(text), line)
+        if text.isdigit():  # ASCII digits only: "²" and "٣" are digits to isdigit() but not to int()
+            try:
+                number = _choice_number(text, len(decision.legal))
+            except GrandStrategyError as error:
+                self._refuse(error, line)
+            self._choose(number, line)
             return True
         if word in ("quit", "exit", "q"):
             raise Quit()
@@ -259,14 +263,17 @@ class TerminalGame:
         size = max(self.console.height - 2, 5)
         pages = -(-len(lines) // size)
         words = rest.lower().split()
+        number = (
+            words[-1] if words and words[-1].isascii() and words[-1].isdigit() and len(words[-1]) <= 9 else ""
+        )
         if not words:
             first, last = max(len(lines) - size, 0), len(lines)
         elif words == ["all"]:
             first, last = 0, len(lines)
-        elif len(words) == 2 and words[0] == "page" and words[1].isdigit() and 1 <= int(words[1]) <= pages:
+        elif len(words) == 2 and words[0] == "page" and number and 1 <= int(number) <= pages:
             page = int(words[1])
             first, last = (page - 1) * size, min(page * size, len(lines))
-        elif len(words) == 1 and words[0].isdigit() and int(words[0]) >= 1:
+        elif len(words) == 1 and number and int(number) >= 1:
             first, last = max(len(lines) - int(words[0]), 0), len(lines)
         else:
             raise UserInputError(
@@ -530,3 +537,14 @@ def scripted(commands: Iterable[str], console: Console) -> ReadLine:
         return line
 
     return read
+
+
+def _choice_number(text: str, options: int) -> int:
+    """The number a person typed as a choice, read as ASCII digits of a sane length.
+
+    :raises UserInputError: other digits (``²``, ``٣``) or more than nine of them; the message
+        asks for a number in range.
+    """
+    if not text.isascii() or len(text) > 9:
+        raise UserInputError(f"choose a number from 1 to {options}, typed with the digits 0-9")
+    return int(text)

@@ -19,7 +19,6 @@ numbers. Latency is measured for reporting only; nothing here asserts on time.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import time
 from collections.abc import Iterable
@@ -28,6 +27,7 @@ from importlib import resources
 from pathlib import Path
 
 from grandstrategy.core.errors import UserInputError
+from grandstrategy.core.files import MAX_DATA_FILE_BYTES, BadFile, parse_json, read_text
 from grandstrategy.rulebook.assistant import RulesAssistant
 
 QA_SETS = ("dev", "heldout")
@@ -187,11 +187,12 @@ def _item(data: object) -> Item:
 
 
 def read_items(path: Path) -> list[Item]:
-    """Read a JSON-lines file of labelled questions ("section": one label, or "sections": a list)."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise UserInputError(f"cannot read evaluation file {path}: {error}") from error
+    """Read a JSON-lines file of labelled questions ("section": one label, or "sections": a list).
+
+    :raises UserInputError: the file cannot be read, is not a regular UTF-8 file or is too big; a
+        line that is not a JSON object with ``question`` and ``section`` or ``sections`` (named).
+    """
+    lines = read_text(path, limit=MAX_DATA_FILE_BYTES).splitlines()
     if len(lines) > MAX_EVAL_LINES:
         raise UserInputError(f"{path}: more than {MAX_EVAL_LINES} lines")
     items: list[Item] = []
@@ -199,8 +200,12 @@ def read_items(path: Path) -> list[Item]:
         if not line.strip():
             continue
         try:
-            items.append(_item(json.loads(line)))
-        except (json.JSONDecodeError, KeyError, TypeError) as error:
+            items.append(_item(parse_json(line, f"{path}:{number}")))
+        except BadFile as error:
+            raise UserInputError(
+                f"{error}; expected a JSON object with 'question' and 'section' or 'sections'"
+            ) from None
+        except (KeyError, TypeError) as error:
             raise UserInputError(
                 f"{path}:{number}: expected a JSON object with 'question' and 'section' or 'sections'"
             ) from error

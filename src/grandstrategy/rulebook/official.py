@@ -6,11 +6,13 @@ close to the digest's title for that number (table-of-contents lines, with page 
 
 from __future__ import annotations
 
+import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from grandstrategy.core.errors import UserInputError
+from grandstrategy.core.files import BadFile, read_bytes
 from grandstrategy.rulebook.digest import Digest
 from grandstrategy.rulebook.text import content_words, stem
 
@@ -18,6 +20,8 @@ HEADING = re.compile(r"^\s*(?:#+\s*)?(?:\*\*)?(\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)\.
 END_OF_RULES = re.compile(r"^\s*(?:#+\s*)?(?:index|credits)\s*$", re.IGNORECASE)
 TITLE_SIMILARITY = 85.0
 PASSAGE_CHARS = 700
+MAX_RULEBOOK_BYTES = 64 * 1024 * 1024
+"""The largest rulebook file read (a PDF of the Living Rules is a few MiB)."""
 
 
 @dataclass(frozen=True)
@@ -49,8 +53,16 @@ class OfficialText:
 
 
 def _read_text(path: Path) -> str:
-    if not path.is_file():
-        raise UserInputError(f"rulebook file not found: {path}")
+    """The rulebook's text: a regular file of at most 64 MiB, read as PDF or as UTF-8 text.
+
+    :raises UserInputError: the file is missing, not a regular file, too big or not a PDF.
+    """
+    try:
+        raw = read_bytes(path, limit=MAX_RULEBOOK_BYTES)
+    except BadFile as error:
+        if error.missing:
+            raise UserInputError(f"rulebook file not found: {path}") from None
+        raise UserInputError(f"rulebook {error}") from None
     if path.suffix.lower() == ".pdf":
         try:
             from pypdf import PdfReader
@@ -58,14 +70,11 @@ def _read_text(path: Path) -> str:
         except ImportError as error:  # pragma: no cover - pypdf is a dependency
             raise UserInputError("reading a PDF rulebook needs the pypdf package") from error
         try:
-            reader = PdfReader(str(path))
+            reader = PdfReader(io.BytesIO(raw))
             return "\n".join(page.extract_text() or "" for page in reader.pages)
         except (PyPdfError, OSError, ValueError) as error:
             raise UserInputError(f"cannot read PDF rulebook {path}: {error}") from error
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError as error:
-        raise UserInputError(f"cannot read rulebook {path}: {error}") from error
+    return raw.decode("utf-8", errors="replace")
 
 
 def parse_official(text: str, digest: Digest, path: Path | None = None) -> OfficialText:

@@ -79,6 +79,7 @@ def cross_check(
                         name, record, "special_base.owner", f"names unknown power '{area.special_base.owner}'"
                     )
                 )
+    problems += _duplicate_names(maps)
     adjacency: dict[str, dict[str, str]] = defaultdict(dict)
     groups: list[tuple[str, int, ConnectionGroup]] = [
         (name, index, group)
@@ -130,10 +131,38 @@ def cross_check(
     problems += _coast_checks(maps, areas, adjacency)
     problems += _power_checks(powers_name, powers, maps, areas)
     problems += _crisis_checks(crisis_name, crisis, areas, power_ids)
+    scenario_ids: dict[str, str] = {}
     for name, scenario in scenarios.items():
+        if scenario.id in scenario_ids:
+            problems.append(
+                Problem(
+                    name, "", "id", f"duplicates scenario id {scenario.id!r} of {scenario_ids[scenario.id]}"
+                )
+            )
+        scenario_ids.setdefault(scenario.id, name)
         problems += _scenario_reference_checks(name, scenario, areas, power_ids, powers)
     if not info.scenarios:
         problems.append(Problem("module.yaml", "", "scenarios", "lists no scenario"))
+    return problems
+
+
+def _duplicate_names(maps: dict[str, MapFile]) -> list[Problem]:
+    """Two areas with one name (ignoring case) could not be told apart when a person names one."""
+    problems: list[Problem] = []
+    seen: dict[str, str] = {}
+    for name, map_file in maps.items():
+        for index, area in enumerate(map_file.areas):
+            key = area.name.strip().casefold()
+            if key in seen and seen[key] != area.id:
+                problems.append(
+                    Problem(
+                        name,
+                        f"areas[{index}] ({area.id})",
+                        "name",
+                        f"{area.name!r} is also the name of area '{seen[key]}'",
+                    )
+                )
+            seen.setdefault(key, area.id)
     return problems
 
 

@@ -27,8 +27,32 @@ from grandstrategy.cataclysm.module.schema import (
 )
 from grandstrategy.cataclysm.module.world import Edge, Module, freeze
 from grandstrategy.core.errors import DataError
+from grandstrategy.core.files import MAX_DATA_FILE_BYTES, BadFile, read_bytes, read_text
 
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when the wheel has it; same results
+_BASE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when there; same results
+
+
+class _Loader(_BASE_LOADER):  # type: ignore[misc]
+    """The safe YAML loader, refusing a key given twice in one mapping (YAML keeps the last)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[tuple[str, str]] = set()
+        for key_node, _ in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.value != "<<":
+                key = (key_node.tag, key_node.value)
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        "while reading a mapping",
+                        node.start_mark,
+                        f"the key {key_node.value[:80]!r} appears twice",
+                        key_node.start_mark,
+                    )
+                seen.add(key)
+        result: dict[Any, Any] = super().construct_mapping(node, deep)
+        return result
+
+
+_LOADER = _Loader
 
 DEFAULT_MODULE_DIR = Path(__file__).resolve().parent.parent / "data" / "reconstructed"
 
@@ -134,12 +158,9 @@ def _describe_location(data: Any, loc: tuple[int | str, ...]) -> tuple[str, str]
 def _parse(path: Path, model: type[M], problems: list[Problem], root: Path) -> M | None:
     name = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        problems.append(Problem(name, "", "", "file is missing"))
-        return None
-    except OSError as error:
-        problems.append(Problem(name, "", "", f"cannot be read ({error.strerror})"))
+        text = read_text(path, limit=MAX_DATA_FILE_BYTES, source=name)
+    except BadFile as error:
+        problems.append(Problem(name, "", "", "file is missing" if error.missing else error.reason))
         return None
     try:
         data = yaml.load(text, Loader=_LOADER)
@@ -149,6 +170,9 @@ def _parse(path: Path, model: type[M], problems: list[Problem], root: Path) -> M
         problems.append(
             Problem(name, "", "", f"is not valid YAML{where}: {getattr(error, 'problem', error)}")
         )
+        return None
+    except RecursionError:
+        problems.append(Problem(name, "", "", "nests lists or mappings too deeply"))
         return None
     try:
         return model.model_validate(data)
@@ -164,12 +188,20 @@ def _parse(path: Path, model: type[M], problems: list[Problem], root: Path) -> M
         return None
 
 
-def _hash_directory(root: Path) -> str:
+def _hash_directory(root: Path, problems: list[Problem]) -> str:
+    """The content hash of every ``*.yaml`` file under ``root``; anything by that name that is not
+    a readable regular file (a directory, a dangling link, a device) is a problem."""
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*.yaml")):
-        digest.update(str(path.relative_to(root)).encode())
+        name = str(path.relative_to(root))
+        try:
+            data = read_bytes(path, limit=MAX_DATA_FILE_BYTES, source=name)
+        except BadFile as error:
+            problems.append(Problem(name, "", "", error.reason))
+            continue
+        digest.update(name.encode())
         digest.update(b"\0")
-        digest.update(path.read_bytes())
+        digest.update(data)
         digest.update(b"\0")
     return f"sha256:{digest.hexdigest()}"
 
@@ -187,6 +219,10 @@ def check_module(directory: Path | str | None = None) -> CheckReport:
     info = _parse(root / "module.yaml", ModuleInfo, problems, root)
     if info is None:
         return report
+    for listing in ("maps", "scenarios"):
+        names = list(getattr(info, listing))
+        for twice in sorted({name for name in names if names.count(name) > 1}):
+            problems.append(Problem("module.yaml", "", listing, f"lists {twice!r} more than once"))
     maps = [_parse(root / name, MapFile, problems, root) for name in info.maps]
     connectors = _parse(root / info.connectors, ConnectorFile, problems, root)
     powers = _parse(root / info.powers, PowersFile, problems, root)
@@ -211,11 +247,12 @@ def check_module(directory: Path | str | None = None) -> CheckReport:
             scenario_files,
         )
     )
+    content_hash = _hash_directory(root, problems)
     if problems:
         return report
     report.module = _build(
         info,
-        _hash_directory(root),
+        content_hash,
         list(map_files.values()),
         connectors,
         powers,
