@@ -20,7 +20,7 @@ seat after ``max_steps`` decisions when that is set.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -44,7 +44,7 @@ def _next_seed(seed: int) -> int:
 class KernelEnv(AECEnv):  # type: ignore[misc]
     """A kernel rule set with options as an AEC environment (agents = seats)."""
 
-    metadata: dict[str, Any] = {
+    metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi"],
         "name": "grandstrategy_v0",
         "is_parallelizable": False,
