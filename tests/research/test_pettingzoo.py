@@ -100,3 +100,18 @@ def test_another_seats_private_draw_does_not_change_what_a_seat_observes() -> No
 def test_an_unknown_rule_set_is_one_clear_error() -> None:
     with pytest.raises(UserInputError, match="unknown rule set"):
         KernelEnv("chess")
+
+
+def test_max_steps_truncates_every_seat_without_rewards() -> None:
+    env = KernelEnv(PIG, actions=PIG_VOCABULARY, max_steps=3)
+    env.reset(seed=5)
+    decisions = 0
+    for agent in env.agent_iter():
+        _, reward, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            assert truncated and not terminated and reward == 0.0
+            env.step(None)
+            continue
+        env.step(1 if env.observe(agent)["action_mask"][1] else 0)  # hold: the turn passes
+        decisions += 1
+    assert decisions == 3 and env.agents == []
