@@ -1,12 +1,15 @@
 """The Ray backend: seeded games played as Ray tasks give exactly the local results.
 
 One local Ray instance (two CPUs, no dashboard) serves the whole module; the runner leaves an
-instance it did not start running.
+instance it did not start running. Its workers register the toy rule set at start-up (see
+``ray_hook.py``), so a whole tournament of toy games can run on Ray too.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,15 +19,32 @@ ray = pytest.importorskip("ray")
 from grandstrategy.core.errors import UserInputError  # noqa: E402
 from grandstrategy.play.runner import run_all  # noqa: E402
 from grandstrategy.play.simulate import GameSpec, game_seed, play_game  # noqa: E402
-from grandstrategy.play.tournament import Fixture, _play  # noqa: E402
+from grandstrategy.play.tournament import (  # noqa: E402
+    Fixture,
+    _play,
+    tournament,
+)
 
 from .conftest import SCENARIO, Cli  # noqa: E402
+from .ray_hook import register_toy  # noqa: E402
 from .test_simulate import without_seconds  # noqa: E402
+
+register_toy()
 
 
 @pytest.fixture(scope="module", autouse=True)
 def local_ray() -> Iterator[None]:
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    tests = Path(__file__).resolve().parents[1]
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        configure_logging=False,
+        runtime_env={
+            "env_vars": {"PYTHONPATH": os.pathsep.join([str(tests), os.environ.get("PYTHONPATH", "")])},
+            "worker_process_setup_hook": "play.ray_hook.register_toy",
+        },
+    )
     try:
         yield
     finally:
@@ -63,3 +83,12 @@ def test_an_engine_error_in_a_ray_task_comes_back_as_itself() -> None:
     spec = GameSpec(0, "cataclysm", {"scenario": SCENARIO}, 1, {"germany": "human"}, False)
     with pytest.raises(UserInputError, match="germany is human"):
         run_all(play_game, [spec], backend="ray")
+
+
+def test_a_whole_tournament_on_ray_equals_local(cli: Cli) -> None:
+    kinds = ("bot:random", "bot:heuristic")
+    local = tournament("toy-pig", options={}, kinds=kinds, rounds=3, seed=8, bootstrap=50)
+    on_ray = tournament("toy-pig", options={}, kinds=kinds, rounds=3, seed=8, bootstrap=50, backend="ray")
+    assert on_ray.to_json() == local.to_json()
+    args = ("tournament", "toy-pig", "--games", "2", "--seed", "3", "--json")
+    assert cli(*args, "--backend", "ray").json() == cli(*args).json()
