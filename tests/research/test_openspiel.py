@@ -129,3 +129,23 @@ def test_bad_parameters_are_one_clear_error() -> None:
         spec_from_parameters({"ruleset": "cataclysm", "options": "[1]"})
     with pytest.raises(UserInputError, match="unknown rule set"):
         spec_from_parameters({"ruleset": "chess", "options": "{}"})
+
+
+def test_a_public_observer_sees_the_spectators_view() -> None:
+    from open_spiel.python.observation import make_observation
+
+    state = after_private_draw(0)
+    public = make_observation(
+        state.get_game(),
+        pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE),
+    )
+    public.set_from(state, 0)
+    assert '"copper"' not in public.string_from(state, 0)
+    assert public.dict["seat"].tolist() == [0.0, 0.0]  # no seat's point of view
+    with pytest.raises(ValueError, match="every seat's private information"):
+        make_observation(
+            state.get_game(),
+            pyspiel.IIGObservationType(
+                perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
+            ),
+        )

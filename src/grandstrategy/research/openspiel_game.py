@@ -254,7 +254,10 @@ class KernelObserver:
 
     def __init__(self, spec: ResearchSpec, iig_obs_type: Any) -> None:
         self.spec = spec
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("observations of every seat's private information are not offered")
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        # one seat's view, or (no private information) the spectator's view
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         size = 0 if self.perfect_recall else spec.encoder.size
         self.tensor = np.zeros(size, np.float32)
