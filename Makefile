@@ -4,6 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+EXTRAS := $(VENV)/.installed-research
 
 .PHONY: play demo test lint setup clean
 
@@ -12,6 +13,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+
+# The research interfaces' libraries (OpenSpiel, PettingZoo, Ray: about 470 MB) for the tests only,
+# so that `make play` stays a small install.
+$(EXTRAS): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,research,ray]'
+	touch $(EXTRAS)
 
 setup: $(STAMP)
 
@@ -34,10 +41,10 @@ demo: $(STAMP)
 	$(BIN)/grandstrategy cataclysm selfplay --scenario europe-1939 --seed 1
 
 ## Set up, then run the whole test suite.
-test: $(STAMP)
+test: $(EXTRAS)
 	$(BIN)/python -m pytest
 
-lint: $(STAMP)
+lint: $(EXTRAS)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy

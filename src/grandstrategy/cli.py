@@ -31,7 +31,7 @@ def app() -> None:
 app.add_command(cataclysm_app, name="cataclysm")
 app.add_command(aa_app, name="aa")
 app.add_command(rules_app, name="rules")
-for _command in PLAY_COMMANDS:  # new, play, status, simulate, replay (docs/play.md)
+for _command in PLAY_COMMANDS:  # new, play, status, simulate, replay, tournament (docs/play.md)
     app.add_command(_command)
 
 

@@ -26,6 +26,20 @@ if TYPE_CHECKING:
 
 SEED = click.IntRange(0, 2**64 - 1)
 
+BACKEND = click.option(
+    "--backend",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="Where games run: this machine (--jobs processes) or Ray (a local instance, or --address).",
+)
+ADDRESS = click.option(
+    "--address",
+    default=None,
+    metavar="ADDRESS",
+    help="With --backend ray: the cluster to join, e.g. 'auto' or 'ray://head:10001'.",
+)
+
 
 def _print_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
@@ -375,6 +389,8 @@ def status_command(save_path: Path, power: str, as_json: bool) -> None:
     help="random, heuristic, or a SEATS text such as 'fascism=heuristic' (unnamed powers: random).",
 )
 @click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True, help="Worker processes.")
+@BACKEND
+@ADDRESS
 @click.option("--check", is_flag=True, help="Check the engine's invariants after every action.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def simulate_command(
@@ -384,12 +400,15 @@ def simulate_command(
     seed: int,
     bots: str,
     jobs: int,
+    backend: str,
+    address: str | None,
     check: bool,
     as_json: bool,
 ) -> None:
     """Play many whole games between bots and report each game and the totals.
 
-    The same seed gives the same games (and log hashes) on every run and with any --jobs.
+    The same seed gives the same games (and log hashes) on every run, with any --jobs and on
+    either backend.
     """
     from grandstrategy.play.simulate import GameReport, seats_for, simulate
 
@@ -422,10 +441,20 @@ def simulate_command(
                 jobs=jobs,
                 check=check,
                 progress=advance,
+                backend=backend,
+                address=address,
             )
     else:
         report = simulate(
-            ruleset, options=options, games=games, seed=seed, seats=seats, jobs=jobs, check=check
+            ruleset,
+            options=options,
+            games=games,
+            seed=seed,
+            seats=seats,
+            jobs=jobs,
+            check=check,
+            backend=backend,
+            address=address,
         )
     if as_json:
         _print_json(report.to_json())
@@ -497,5 +526,90 @@ def replay_command(save_path: Path, verify: bool, as_json: bool) -> None:
     )
 
 
-COMMANDS = (new_command, play_command, status_command, simulate_command, replay_command)
+@click.command(name="tournament")
+@click.argument("ruleset", metavar="RULESET")
+@click.option(
+    "--scenario", "scenario", default=None, help="Scenario id (Cataclysm: campaign-1933, europe-1939)."
+)
+@click.option(
+    "--bots",
+    default="random,heuristic",
+    show_default=True,
+    help="The bot kinds to rate, comma-separated (at least two).",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(1, 10_000),
+    default=2,
+    show_default=True,
+    help="Rounds: games per pair of kinds, seat group and side.",
+)
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Seed of the run (every game seed).")
+@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True, help="Worker processes.")
+@BACKEND
+@ADDRESS
+@click.option(
+    "--bootstrap",
+    type=click.IntRange(0, 100_000),
+    default=0,
+    show_default=True,
+    help="Bootstrap resamples for the 95% intervals (0: analytic intervals from the likelihood).",
+)
+@click.option(
+    "--plot", "plot_path", type=click.Path(path_type=Path), default=None, help="Write the ratings as SVG."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def tournament_command(
+    ruleset: str,
+    scenario: str | None,
+    bots: str,
+    games: int,
+    seed: int,
+    jobs: int,
+    backend: str,
+    address: str | None,
+    bootstrap: int,
+    plot_path: Path | None,
+    as_json: bool,
+) -> None:
+    """Rate bot kinds: a seeded round robin, Elo with 95% intervals, a table and an optional plot.
+
+    Every pair of kinds meets in every seat group (Cataclysm: ideology), each kind playing the
+    group once per seed and the rest once. The same seed gives the same games and ratings on every
+    run, with any --jobs and on either backend.
+    """
+    from grandstrategy.play.tournament import bot_kinds, svg_plot, tournament
+
+    kinds = bot_kinds(bots)
+    report = tournament(
+        ruleset,
+        options=_options(scenario),
+        kinds=kinds,
+        rounds=games,
+        seed=seed,
+        jobs=jobs,
+        backend=backend,
+        address=address,
+        bootstrap=bootstrap,
+    )
+    if plot_path is not None:
+        try:
+            plot_path.write_text(svg_plot(report), encoding="utf-8")
+        except OSError as error:
+            raise UserInputError(f"cannot write the plot to {plot_path}: {error.strerror or error}") from None
+    if as_json:
+        _print_json(report.to_json())
+        return
+    for line in report.table():
+        click.echo(line)
+    pairwise = report.pairwise()
+    for kind in kinds:
+        against = ", ".join(f"{other} {points:g}" for other, points in pairwise[kind].items())
+        click.echo(f"  {kind} scored against: {against}")
+    click.echo(f"{len(report.results)} games, seed {seed}")
+    if plot_path is not None:
+        click.echo(f"plot written to {plot_path}")
+
+
+COMMANDS = (new_command, play_command, status_command, simulate_command, replay_command, tournament_command)
 """The commands ``grandstrategy.cli`` adds to the top-level group."""

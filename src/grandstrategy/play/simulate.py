@@ -3,17 +3,16 @@
 Game ``i`` of a run with seed ``S`` uses the seed :func:`game_seed(S, i) <game_seed>`; every bot
 draws from a generator seeded by that game seed, its seat and the ply, so a game's log is a pure
 function of (rule set, module, options, game seed, seats). Running the same command twice, or with
-any ``--jobs``, gives the same reports except the timings. Worker processes are started with the
-``spawn`` method (safe on every platform) and each plays whole games.
+any ``--jobs`` or backend (this process, local worker processes, or a Ray cluster: see
+:mod:`grandstrategy.play.runner`), gives the same reports except the timings. Each worker plays
+whole games.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -23,6 +22,7 @@ from grandstrategy.core.errors import GrandStrategyError, UserInputError
 from grandstrategy.core.session import Match
 from grandstrategy.play.bots import Bot, bot_seed, derive_seed, make_bot
 from grandstrategy.play.games import invariant_problems, load_ruleset, outcome
+from grandstrategy.play.runner import run_all
 from grandstrategy.play.seats import HUMAN
 
 
@@ -177,14 +177,17 @@ def simulate(
     check: bool = False,
     progress: Callable[[GameReport], None] | None = None,
     first_index: int = 0,
+    backend: str = "local",
+    address: str | None = None,
 ) -> SimulationReport:
     """Play ``games`` games (indices ``first_index`` ...) and report each, in index order.
 
     ``seats`` maps every seat to ``bot:random`` or ``bot:heuristic``. ``progress`` is called with
-    each finished game (in finishing order when ``jobs > 1``).
+    each finished game (in finishing order when games run in parallel). ``backend`` and
+    ``address`` choose where the games run (:func:`grandstrategy.play.runner.run_all`).
 
     :raises InvariantError: with ``check``, the first broken invariant.
-    :raises UserInputError: ``games`` or ``jobs`` below 1, or a human seat.
+    :raises UserInputError: ``games`` or ``jobs`` below 1, a human seat, a bad backend.
     """
     if games < 1:
         raise UserInputError(f"--games must be at least 1, not {games}")
@@ -195,36 +198,8 @@ def simulate(
         for i in range(first_index, first_index + games)
     ]
     started = time.perf_counter()
-    reports = _run(specs, jobs, progress)
+    reports = run_all(play_game, specs, backend=backend, jobs=jobs, address=address, progress=progress)
     return SimulationReport(sorted(reports, key=lambda r: r.index), time.perf_counter() - started)
-
-
-def _run(
-    specs: Sequence[GameSpec], jobs: int, progress: Callable[[GameReport], None] | None
-) -> list[GameReport]:
-    if jobs == 1 or len(specs) == 1:
-        reports = []
-        for spec in specs:
-            report = play_game(spec)
-            reports.append(report)
-            if progress is not None:
-                progress(report)
-        return reports
-    context = multiprocessing.get_context("spawn")
-    reports = []
-    with ProcessPoolExecutor(max_workers=min(jobs, len(specs)), mp_context=context) as pool:
-        futures = [pool.submit(play_game, spec) for spec in specs]
-        try:
-            for future in as_completed(futures):
-                report = future.result()
-                reports.append(report)
-                if progress is not None:
-                    progress(report)
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
-    return reports
 
 
 def seats_for(ruleset: str, options: Mapping[str, Any], bots: str) -> dict[str, str]:
