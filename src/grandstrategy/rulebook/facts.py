@@ -7,7 +7,7 @@ facts (one testable statement each, in the project's words); ``vocabulary.yaml``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
@@ -46,6 +46,7 @@ class Vocabulary:
     phrases: dict[str, str]
     prefixes: dict[str, str]
     places: frozenset[str] = frozenset()
+    names: dict[str, str] = field(default_factory=dict)
     out_of_scope: tuple[str, ...] = ()
 
 
@@ -117,5 +118,6 @@ def parse_vocabulary(raw: bytes) -> Vocabulary:
         _mapping(data, "phrases"),
         _mapping(data, "prefixes"),
         frozenset(place.lower() for place in places),
-        _phrases(data, "out_of_scope"),
+        names=_mapping(data, "names"),
+        out_of_scope=_phrases(data, "out_of_scope"),
     )

@@ -132,6 +132,7 @@ class Query:
     groups: list[frozenset[str]] = field(default_factory=list)
     expansions: list[str] = field(default_factory=list)
     places: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
     out_of_scope: list[str] = field(default_factory=list)
 
     @property
@@ -226,7 +227,7 @@ class RulesIndex:
         for short, long in digest.abbreviations.items():
             surface.add(short)
             surface.update(content_words(long))
-        surface.update(word for word in vocabulary.words if len(word) >= FUZZY_MIN_LENGTH)
+        surface.update(w for w in (*vocabulary.words, *vocabulary.names) if len(w) >= FUZZY_MIN_LENGTH)
         self.surface_words = sorted(surface)
         self.keys: dict[frozenset[str], dict[str, int]] = {}
         for section in digest.sections:
@@ -299,6 +300,13 @@ class RulesIndex:
         typed = words(text)
         for position, word in enumerate(typed):
             extra = per_word.get(position)
+            name = self.vocabulary_map.names.get(word)
+            if name is not None:
+                query.names += content_words(name)
+                query.literal += content_words(name)
+                query.expansions += content_words(name)
+                query.groups.append(frozenset({stem(word)} | {stem(w) for w in content_words(name)}))
+                continue
             if word in STOP_WORDS and extra is None:
                 continue
             expansion = self.digest.abbreviations.get(word)
@@ -331,7 +339,7 @@ class RulesIndex:
                 if best is not None:
                     corrected = str(best[0])
                     query.corrections[word] = corrected
-                    meaning = self.vocabulary_map.words.get(corrected)
+                    meaning = self.vocabulary_map.words.get(corrected) or self.vocabulary_map.names.get(corrected)
                     replacement = content_words(meaning) if meaning else [corrected]
                     query.words += replacement
                     query.literal += replacement
