@@ -296,7 +296,9 @@ class RulesAssistant:
             if not reply.answers:
                 reply.note = NOT_COVERED
             return reply
-        if in_context:
+        # The situation's rule goes first when it ranks among the best few anyway, but never ahead of an
+        # exact glossary, title or term match for another section.
+        if in_context and not ranked[0].hit.priority:
             window = [r.hit.number for r in ranked[:CONTEXT_WINDOW]]
             chosen = next((n for n in in_context if n in window), None)
             if chosen is not None:

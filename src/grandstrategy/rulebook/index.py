@@ -53,6 +53,9 @@ SUMMARY_WEIGHT = 1
 PARAPHRASE_WEIGHT = 1
 FACT_WEIGHT = 1
 SEMANTIC_TOP = 2
+# Power names and nicknames count for BM25 at this fraction: they matter for the power's own rules
+# (12.x) but should not pull every question that names a power to LR 1.1.
+NAME_WEIGHT = 0.5
 FUZZY_CUTOFF = 85.0
 FUZZY_MIN_LENGTH = 4
 
@@ -339,7 +342,9 @@ class RulesIndex:
                 if best is not None:
                     corrected = str(best[0])
                     query.corrections[word] = corrected
-                    meaning = self.vocabulary_map.words.get(corrected) or self.vocabulary_map.names.get(corrected)
+                    meaning = self.vocabulary_map.words.get(corrected) or self.vocabulary_map.names.get(
+                        corrected
+                    )
                     replacement = content_words(meaning) if meaning else [corrected]
                     query.words += replacement
                     query.literal += replacement
@@ -386,6 +391,10 @@ class RulesIndex:
         scores: list[float] = [0.0] * len(self.numbers)
         if tokens:
             scores = [float(value) for value in self.retriever.get_scores(tokens)]
+        names = [token for token in with_bigrams([stem(w) for w in query.names]) if token in self.vocabulary]
+        if names:
+            extra = self.retriever.get_scores(names)
+            scores = [score + NAME_WEIGHT * float(value) for score, value in zip(scores, extra, strict=True)]
         stems = {stem(word) for word in query.words}
         # An exact phrase match only counts when every word of the question was understood; it may match
         # the words as typed ("armor superiority") or with abbreviations spelled out ("dow").
