@@ -20,7 +20,6 @@ from grandstrategy.rulebook.cli import app
 from grandstrategy.rulebook.digest import load_digest
 from grandstrategy.rulebook.facts import (
     FACTS_RESOURCE,
-    VOCABULARY_RESOURCE,
     data_bytes,
     parse_facts,
     parse_vocabulary,
@@ -46,7 +45,7 @@ def test_every_section_has_a_paraphrase_and_facts_and_every_fact_a_real_section(
 
 def test_fact_base_errors_are_data_errors() -> None:
     known = numbers()
-    with pytest.raises(DataError, match="unknown section 13.1"):
+    with pytest.raises(DataError, match=r"unknown section 13\.1"):
         parse_facts(b'sections:\n  "13.1": {paraphrase: x, facts: [y]}\n', known)
     with pytest.raises(DataError, match="non-empty list of facts"):
         parse_facts(b'sections:\n  "5.2": {paraphrase: x, facts: []}\n', known)
