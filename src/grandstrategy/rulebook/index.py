@@ -136,6 +136,7 @@ class Query:
     expansions: list[str] = field(default_factory=list)
     places: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
+    vector: Vectors | None = None  # the semantic text's embedding, computed once per question
     out_of_scope: list[str] = field(default_factory=list)
 
     @property
@@ -152,6 +153,20 @@ class Query:
     def specific_groups(self) -> list[frozenset[str]]:
         """Groups that say what the question is about (not generic words like 'game' or 'time')."""
         return [group for group in self.groups if not group <= GENERIC_STEMS]
+
+
+def _rows_by_section(numbers: list[str], owners: list[str]) -> Any:
+    """An int matrix: for each section (in ``numbers`` order) the rows it owns, padded with -1."""
+    import numpy as np
+
+    rows: dict[str, list[int]] = {number: [] for number in numbers}
+    for row, owner in enumerate(owners):
+        rows[owner].append(row)
+    width = max((len(found) for found in rows.values()), default=1)
+    matrix = np.full((len(numbers), max(width, 1)), -1, dtype=np.int64)
+    for position, number in enumerate(numbers):
+        matrix[position, : len(rows[number])] = rows[number]
+    return matrix
 
 
 def _semantic_text(text: str) -> str:
@@ -214,6 +229,9 @@ class RulesIndex:
         self.retriever.index(corpus, show_progress=False)
         self.vocabulary: set[str] = {token for document in corpus for token in document}
         self.documents: list[frozenset[str]] = [frozenset(document) for document in corpus]
+        self.fact_rows: dict[str, list[int]] = {}
+        for row, fact in enumerate(facts.facts):
+            self.fact_rows.setdefault(fact.section, []).append(row)
         self.fact_stems: list[frozenset[str]] = [
             frozenset(stem(word) for word in content_words(fact.text)) for fact in facts.facts
         ]
@@ -245,6 +263,7 @@ class RulesIndex:
         # fact base's order, starting at `fact_offset`.
         self.vector_owner: list[str] = []
         self.vectors: Vectors | None = None
+        self.section_rows: Any = None
         self.fact_offset = 0
         if model is not None:
             texts: list[str] = []
@@ -260,6 +279,7 @@ class RulesIndex:
                 texts.append(fact.text)
                 self.vector_owner.append(fact.section)
             self.vectors = model.embed([_semantic_text(text) for text in texts])
+            self.section_rows = _rows_by_section(self.numbers, self.vector_owner)
 
     def _add_key(self, phrase: str, number: str, priority: int) -> None:
         phrase_key = key(phrase)
@@ -362,21 +382,27 @@ class RulesIndex:
         query.stems += [stem(word) for word in query.literal if word in self.digest.abbreviations]
         return query
 
+    @staticmethod
+    def query_vector(query: Query, model: EmbeddingModel) -> Vectors:
+        """The question's embedding, computed on first use and kept on the query."""
+        if query.vector is None:
+            query.vector = model.embed([query.semantic_text])[0]
+        return query.vector
+
     def semantic_scores(self, query: Query, model: EmbeddingModel | None) -> list[float]:
         """Best cosine per section (index order), or zeros without the model."""
         if model is None or self.vectors is None or not query.text.strip():
             return [0.0] * len(self.numbers)
-        vector = model.embed([query.semantic_text])[0]
-        similarities = self.vectors @ vector
-        by_section: dict[str, list[float]] = {}
-        for owner, value in zip(self.vector_owner, similarities.tolist(), strict=True):
-            by_section.setdefault(owner, []).append(float(value))
-        # The mean of a section's two best vectors: one lucky word match counts less than two good ones.
-        return [
-            sum(sorted(by_section.get(number, [0.0]))[-SEMANTIC_TOP:])
-            / min(SEMANTIC_TOP, len(by_section.get(number, [0.0])))
-            for number in self.numbers
-        ]
+        import numpy as np
+
+        similarities = self.vectors @ self.query_vector(query, model)
+        # Per section (rows of `section_rows`, padded with -1): the mean of its two best vectors, so one
+        # lucky word match counts less than two good ones.
+        padded = np.where(self.section_rows >= 0, similarities[self.section_rows], -np.inf)
+        best = -np.sort(-padded, axis=1)[:, :SEMANTIC_TOP]
+        counts = np.minimum((self.section_rows >= 0).sum(axis=1), SEMANTIC_TOP)
+        means = np.where(np.isfinite(best), best, 0.0).sum(axis=1) / np.maximum(counts, 1)
+        return [float(value) for value in means]
 
     def search(self, query: Query, limit: int, model: EmbeddingModel | None = None) -> list[Hit]:
         """All sections with any evidence, exact-phrase matches first, then BM25 (``limit`` of them)."""
@@ -431,14 +457,14 @@ class RulesIndex:
 
     def best_fact(self, number: str, query: Query, model: EmbeddingModel | None = None) -> str | None:
         """The fact of a section that best answers the query: shared words first, then cosine."""
-        rows = [i for i, fact in enumerate(self.facts.facts) if fact.section == number]
+        rows = self.fact_rows.get(number, [])
         if not rows:
             return None
         groups = query.specific_groups()
         cosines = [0.0] * len(rows)
         if model is not None and self.vectors is not None and query.text.strip():
-            vector = model.embed([query.semantic_text])[0]
-            cosines = [float(self.vectors[self.fact_offset + i] @ vector) for i in rows]
+            vector = self.query_vector(query, model)
+            cosines = [float(value) for value in self.vectors[[self.fact_offset + i for i in rows]] @ vector]
         scored = [
             (sum(1 for group in groups if group & self.fact_stems[i]) + cosine, -position, i)
             for position, (i, cosine) in enumerate(zip(rows, cosines, strict=True))
