@@ -24,6 +24,7 @@ from grandstrategy.rulebook.facts import (
     parse_facts,
     parse_vocabulary,
 )
+from grandstrategy.rulebook.index import RulesIndex
 
 DECISION = "military action (2 left; LR 8.0)"
 
@@ -188,3 +189,13 @@ def test_the_index_carries_vectors_for_every_section(assistant: RulesAssistant) 
     assert index.vectors is not None
     assert set(index.vector_owner) == {section.number for section in index.digest.sections}
     assert index.vectors.shape[0] == len(index.vector_owner)
+
+
+def test_without_the_model_the_assistant_falls_back_to_bm25(assistant: RulesAssistant) -> None:
+    lexical = RulesIndex(assistant.index.digest, assistant.index.facts, assistant.index.vocabulary_map)
+    assert lexical.vectors is None
+    fallback = RulesAssistant(lexical)
+    assert fallback.model is None
+    reply = fallback.ask("how far can my bombers fly from base")
+    assert reply.answers[0].section == "7.3.2" and reply.fact
+    assert fallback.ask("how do I bake a cake").answers == []
