@@ -339,10 +339,12 @@ class RulesIndex:
                 query.groups.append(frozenset({stem(word)} | {stem(w) for w in content_words(expansion)}))
                 continue
             if extra is not None:
-                is_known = word in known or stem(word) in self.vocabulary
+                is_known = stem(word) in self.vocabulary  # a word the sections themselves use
                 if is_known:
                     query.words.append(word)
-                query.words += extra
+                    query.names += extra  # the typed word is a game word: its expansion only helps
+                else:
+                    query.words += extra
                 query.literal += extra
                 query.expansions += extra
                 query.groups.append(frozenset({stem(word)} | {stem(w) for w in extra}))
