@@ -250,6 +250,9 @@ class RulesIndex:
             surface.update(content_words(long))
         surface.update(w for w in (*vocabulary.words, *vocabulary.names) if len(w) >= FUZZY_MIN_LENGTH)
         self.surface_words = sorted(surface)
+        self.surface_stems: dict[str, str] = {}
+        for word in self.surface_words:
+            self.surface_stems.setdefault(stem(word), word)
         self.keys: dict[frozenset[str], dict[str, int]] = {}
         for section in digest.sections:
             self._add_key(section.title, section.number, PRIORITY_TITLE)
@@ -361,8 +364,13 @@ class RulesIndex:
                 best = process.extractOne(
                     word, self.surface_words, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF
                 )
-                if best is not None:
-                    corrected = str(best[0])
+                corrected = str(best[0]) if best is not None else None
+                if corrected is None:  # "interupting": compare stems, so the ending does not count twice
+                    found = process.extractOne(
+                        stem(word), list(self.surface_stems), scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF
+                    )
+                    corrected = self.surface_stems[str(found[0])] if found is not None else None
+                if corrected is not None:
                     query.corrections[word] = corrected
                     meaning = self.vocabulary_map.words.get(corrected) or self.vocabulary_map.names.get(
                         corrected
