@@ -37,7 +37,7 @@ DEFAULT_TOP = 3
 RRF_K = 10.0
 LEXICAL_WEIGHT = 1.0
 SEMANTIC_WEIGHT = 0.4
-OFFICIAL_WEIGHT = 0.5
+OFFICIAL_WEIGHT = 0.3
 # Refusal. Answer when an exact phrase matched, or the best section has a BM25 score of at least MIN_BM25
 # and holds at least MIN_COVERAGE of the question's specific (non-generic) words, or BM25 >= MIN_BM25_FULL
 # and all of them, or its cosine is at least MIN_COSINE with MIN_COSINE_COVERAGE of the words.
