@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from grandstrategy.core.errors import DataError
-from grandstrategy.rulebook.assistant import RulesAssistant
+from grandstrategy.rulebook.assistant import OfficialRanker, RulesAssistant
 from grandstrategy.rulebook.cli import app
 from grandstrategy.rulebook.digest import load_digest
 from grandstrategy.rulebook.facts import (
@@ -25,6 +25,7 @@ from grandstrategy.rulebook.facts import (
     parse_vocabulary,
 )
 from grandstrategy.rulebook.index import RulesIndex
+from grandstrategy.rulebook.official import load_official
 
 DECISION = "military action (2 left; LR 8.0)"
 
@@ -199,3 +200,13 @@ def test_without_the_model_the_assistant_falls_back_to_bm25(assistant: RulesAssi
     reply = fallback.ask("how far can my bombers fly from base")
     assert reply.answers[0].section == "7.3.2" and reply.fact
     assert fallback.ask("how do I bake a cake").answers == []
+
+
+def test_the_users_rulebook_joins_the_ranking(assistant: RulesAssistant, living_rules: Path) -> None:
+    official = load_official(living_rules, assistant.index.digest)
+    ranker = OfficialRanker(official)
+    scores = ranker.scores(assistant.index.parse("how far can strategic air forces reach"))
+    assert max(scores, key=lambda number: scores[number]).startswith("7.3")
+    with_text = RulesAssistant(assistant.index, official)
+    first = with_text.ask("how far can my bombers fly from base").answers[0]
+    assert first.section == "7.3.2" and first.fact and first.passage
