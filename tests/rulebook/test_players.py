@@ -106,6 +106,8 @@ def test_nicknames_and_slang_expand_to_game_words(assistant: RulesAssistant) -> 
         "what was the weather like during the winter of 1941 in real life",
         "how do I install the python package on my laptop",
         "what is a good recipe for apple pie",
+        "how do i shuffle cards",  # one game word among others, not covered: refused
+        "what time does the shop close",
     ],
 )
 def test_off_topic_questions_are_refused(assistant: RulesAssistant, question: str) -> None:

@@ -243,11 +243,19 @@ class RulesAssistant:
         return ranked
 
     @staticmethod
-    def confident(best: Hit) -> bool:
-        """Whether the best section is good enough to answer with (else the question is refused)."""
+    def confident(best: Hit, query: Query) -> bool:
+        """Whether the best section is good enough to answer with (else the question is refused).
+
+        A question must use a game word; one that uses a single game word among other words ("who
+        invented the tank") must be covered in full by the section, unless it matched a phrase exactly.
+        """
+        if best.priority > 0:
+            return True
+        asked = len(query.specific_groups()) + len(query.unknown)
+        if query.game_terms == 0 or (query.game_terms == 1 and asked > 1 and best.coverage < 1.0):
+            return False
         return (
-            best.priority > 0
-            or (best.bm25 >= MIN_BM25 and best.coverage >= MIN_COVERAGE)
+            (best.bm25 >= MIN_BM25 and best.coverage >= MIN_COVERAGE)
             or (best.bm25 >= MIN_BM25_FULL and best.coverage >= 1.0)
             or (best.cosine >= MIN_COSINE and best.coverage >= MIN_COSINE_COVERAGE)
         )
@@ -292,7 +300,7 @@ class RulesAssistant:
             reply.note = OUT_OF_SCOPE
             return reply
         ranked = self.rank(query)
-        if not ranked or not self.confident(ranked[0].hit):
+        if not ranked or not self.confident(ranked[0].hit, query):
             if not reply.answers:
                 reply.note = NOT_COVERED
             return reply

@@ -137,6 +137,7 @@ class Query:
     places: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     vector: Vectors | None = None  # the semantic text's embedding, computed once per question
+    game_terms: int = 0  # how many of the specific words are game words (titles, terms, slang, powers)
     out_of_scope: list[str] = field(default_factory=list)
 
     @property
@@ -250,6 +251,7 @@ class RulesIndex:
             surface.update(content_words(long))
         surface.update(w for w in (*vocabulary.words, *vocabulary.names) if len(w) >= FUZZY_MIN_LENGTH)
         self.surface_words = sorted(surface)
+        self.game_stems: frozenset[str] = frozenset(stem(word) for word in self.surface_words)
         self.surface_stems: dict[str, str] = {}
         for word in self.surface_words:
             self.surface_stems.setdefault(stem(word), word)
@@ -382,12 +384,14 @@ class RulesIndex:
                         query.expansions += replacement
                     query.groups.append(frozenset(stem(w) for w in [corrected, *replacement]))
                     continue
-            query.unknown.append(word)
+            if stem(word) not in GENERIC_STEMS:  # "things" says nothing either way
+                query.unknown.append(word)
         joined = f" {' '.join(typed)} "
         query.out_of_scope = [p for p in self.vocabulary_map.out_of_scope if f" {p} " in joined]
         for expansion in phrase_expansions:
             query.words += content_words(expansion)
             query.expansions += content_words(expansion)
+        query.game_terms = sum(1 for group in query.specific_groups() if group & self.game_stems)
         query.stems = with_bigrams([stem(word) for word in query.words])
         query.stems += [stem(word) for word in query.literal if word in self.digest.abbreviations]
         return query
