@@ -47,6 +47,10 @@ MIN_COVERAGE = 0.4
 MIN_BM25_FULL = 2.0
 MIN_COSINE = 0.4
 MIN_COSINE_COVERAGE = 0.2
+# A sub-section within the best CHILD_WINDOW - 1 behind its parent, with at least CHILD_RATIO of the parent's
+# fused score, goes first.
+CHILD_WINDOW = 3
+CHILD_RATIO = 0.8
 # With a game context (the open decision's rule), that rule moves to first if it ranks this high anyway.
 CONTEXT_WINDOW = 5
 # Words that only point at the situation ("what can I do here"): such a question gets the context's rule.
@@ -260,6 +264,21 @@ class RulesAssistant:
             or (best.cosine >= MIN_COSINE and best.coverage >= MIN_COSINE_COVERAGE)
         )
 
+    @staticmethod
+    def _specific_first(ranked: list[Ranked]) -> list[Ranked]:
+        """A sub-section close behind its parent goes first: players ask about the specific rule (1.7.1
+        Scoring rather than 1.7 How to Win), and the sub-section still answers the parent's topic."""
+        if not ranked or ranked[0].hit.priority:
+            return ranked
+        parent = ranked[0]
+        for item in ranked[1:CHILD_WINDOW]:
+            if (
+                item.hit.number.startswith(parent.hit.number + ".")
+                and item.fused >= CHILD_RATIO * parent.fused
+            ):
+                return [item, *(r for r in ranked if r is not item)]
+        return ranked
+
     def _context_sections(self, context: str | None) -> list[str]:
         if not context:
             return []
@@ -304,6 +323,7 @@ class RulesAssistant:
             if not reply.answers:
                 reply.note = NOT_COVERED
             return reply
+        ranked = self._specific_first(ranked)
         # The situation's rule goes first when it ranks among the best few anyway, but never ahead of an
         # exact glossary, title or term match for another section.
         if in_context and not ranked[0].hit.priority:

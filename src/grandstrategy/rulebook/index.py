@@ -293,16 +293,16 @@ class RulesIndex:
         entry = self.keys.setdefault(phrase_key, {})
         entry[number] = max(priority, entry.get(number, 0))
 
-    def _expand(self, text: str) -> tuple[dict[int, list[str]], list[str], set[str]]:
-        """Expansions of players' words: per word position, for multi-word phrases, and the phrases' words."""
+    def _expand(self, text: str) -> tuple[dict[int, list[str]], dict[str, str], set[str]]:
+        """Expansions of players' words: per word position, multi-word phrases found, the phrases' words."""
         typed = words(text)
         per_word: dict[int, list[str]] = {}
-        phrases: list[str] = []
+        phrases: dict[str, str] = {}
         phrase_words: set[str] = set()
         joined = f" {' '.join(typed)} "
         for phrase, meaning in self.vocabulary_map.phrases.items():
             if f" {phrase} " in joined:
-                phrases.append(meaning)
+                phrases[phrase] = meaning
                 phrase_words.update(phrase.split())
         for position, word in enumerate(typed):
             expansion = self.vocabulary_map.words.get(word)
@@ -388,9 +388,14 @@ class RulesIndex:
                 query.unknown.append(word)
         joined = f" {' '.join(typed)} "
         query.out_of_scope = [p for p in self.vocabulary_map.out_of_scope if f" {p} " in joined]
-        for expansion in phrase_expansions:
+        # A phrase ("uncle joe", "lose the game") stands for one thing: one group replaces its words' groups.
+        phrase_stems = {stem(word) for phrase in phrase_expansions for word in content_words(phrase)}
+        if phrase_stems:
+            query.groups = [group for group in query.groups if not group & phrase_stems]
+        for phrase, expansion in phrase_expansions.items():
             query.words += content_words(expansion)
             query.expansions += content_words(expansion)
+            query.groups.append(frozenset(stem(w) for w in content_words(f"{phrase} {expansion}")))
         query.game_terms = sum(1 for group in query.specific_groups() if group & self.game_stems)
         query.stems = with_bigrams([stem(word) for word in query.words])
         query.stems += [stem(word) for word in query.literal if word in self.digest.abbreviations]
