@@ -340,7 +340,9 @@ class RulesAssistant:
         for item in ranked:
             if item.hit.number in seen:
                 continue
-            score = 1.0 if item.hit.priority else min(previous, item.fused)
+            # Shown score: the fused rank, scaled by how much of the question the section covers.
+            confidence = item.fused * (0.5 + 0.5 * item.hit.coverage)
+            score = 1.0 if item.hit.priority else min(previous, confidence)
             previous = score
             reply.answers.append(self._answer(item.hit.number, score, item.match, question, query))
             if len(reply.answers) >= top:

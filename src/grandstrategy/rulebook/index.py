@@ -480,6 +480,8 @@ class RulesIndex:
         if not rows:
             return None
         groups = query.specific_groups()
+        if not groups:  # "what does 5.5.2 say": the section's first fact states its core
+            return self.facts.facts[rows[0]].text
         cosines = [0.0] * len(rows)
         if model is not None and self.vectors is not None and query.text.strip():
             vector = self.query_vector(query, model)
