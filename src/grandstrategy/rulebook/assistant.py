@@ -22,6 +22,7 @@ How a question is answered (docs/rules-assistant.md has the measurements):
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -33,6 +34,7 @@ from grandstrategy.rulebook.semantic import EmbeddingModel, shared_model
 from grandstrategy.rulebook.text import content_words, rule_numbers, stem
 
 DEFAULT_TOP = 3
+MAX_QUESTION = 2000  # characters; the command line refuses longer questions
 # Reciprocal rank fusion: a section's fused score is the sum over rankers of weight / (RRF_K + rank).
 RRF_K = 10.0
 LEXICAL_WEIGHT = 1.0
@@ -126,6 +128,33 @@ class Reply:
     def fact(self) -> str | None:
         """The statement that answers the question: the best answer's fact."""
         return self.answers[0].fact if self.answers else None
+
+    def to_text(self, width: int = 100) -> str:
+        """The text shape: the answering fact first, then each section with its summary and related ones."""
+
+        def wrap(text: str, indent: str = "  ") -> str:
+            return textwrap.fill(text, width=width, initial_indent=indent, subsequent_indent=indent)
+
+        lines: list[str] = []
+        if self.corrections:
+            fixed = ", ".join(f"{wrong} -> {right}" for wrong, right in self.corrections.items())
+            lines.append(f"(read as: {fixed})")
+        if not self.answers:
+            lines.append(self.note or "No answer.")
+            return "\n".join(lines)
+        for position, answer in enumerate(self.answers):
+            if position:
+                lines.append("")
+            if answer.fact:
+                lines.append(wrap(answer.fact, indent="" if position == 0 else "  "))
+            lines.append(f"  LR {answer.section} {answer.title}  [score {answer.score:.2f}, {answer.match}]")
+            lines.append(wrap(answer.summary))
+            if answer.related:
+                lines.append(f"  Related: {', '.join(answer.related)}")
+            if answer.passage:
+                lines.append("  Your rulebook:")
+                lines.append(wrap(answer.passage, indent="    | "))
+        return "\n".join(lines)
 
     def to_json(self) -> dict[str, object]:
         """``{"question", "fact", "answers": [...]}`` (plus a note when there is no answer)."""

@@ -3,28 +3,18 @@
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
 from grandstrategy.core.errors import UserInputError
 
-if TYPE_CHECKING:
-    from grandstrategy.rulebook.assistant import Reply
-
-MAX_QUESTION = 2000
 RULEBOOK_HELP = "Your own copy of the Living Rules (.txt, .md or .pdf): show the matching official passage."
 
 
 @click.group(name="rules")
 def app() -> None:
     """Rules assistant for Cataclysm: the numbered Living Rules section and a short answer."""
-
-
-def _wrap(text: str, indent: str = "  ") -> str:
-    return textwrap.fill(text, width=100, initial_indent=indent, subsequent_indent=indent)
 
 
 @app.command()
@@ -37,7 +27,7 @@ def ask(
     question: tuple[str, ...], top: int, as_json: bool, rulebook: Path | None, context: str | None
 ) -> None:
     """Answer QUESTION: the fact that answers it, then the rule sections ("can the reds attack the nazis")."""
-    from grandstrategy.rulebook.assistant import RulesAssistant
+    from grandstrategy.rulebook.assistant import MAX_QUESTION, RulesAssistant
 
     text = " ".join(question).strip()
     if not text:
@@ -48,31 +38,7 @@ def ask(
     if as_json:
         click.echo(json.dumps(reply.to_json(), ensure_ascii=False, indent=2))
         return
-    click.echo(format_reply(reply))
-
-
-def format_reply(reply: Reply) -> str:
-    """The text shape of a reply: the answering fact first, then each section with its summary."""
-    lines: list[str] = []
-    if reply.corrections:
-        fixed = ", ".join(f"{wrong} -> {right}" for wrong, right in reply.corrections.items())
-        lines.append(f"(read as: {fixed})")
-    if not reply.answers:
-        lines.append(reply.note or "No answer.")
-        return "\n".join(lines)
-    for position, answer in enumerate(reply.answers):
-        if position:
-            lines.append("")
-        if answer.fact:
-            lines.append(textwrap.fill(answer.fact, width=100) if position == 0 else _wrap(answer.fact))
-        lines.append(f"  LR {answer.section} {answer.title}  [score {answer.score:.2f}, {answer.match}]")
-        lines.append(_wrap(answer.summary))
-        if answer.related:
-            lines.append(f"  Related: {', '.join(answer.related)}")
-        if answer.passage:
-            lines.append("  Your rulebook:")
-            lines.append(_wrap(answer.passage, indent="    | "))
-    return "\n".join(lines)
+    click.echo(reply.to_text())
 
 
 @app.command(name="eval")
