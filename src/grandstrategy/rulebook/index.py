@@ -149,7 +149,8 @@ class Query:
     @property
     def semantic_text(self) -> str:
         """What the semantic ranker embeds: the question plus the game words its slang stands for."""
-        return _semantic_text(" ".join([self.text, *self.expansions]))
+        typed = [self.corrections.get(word, word) for word in words(self.text)]  # typos fixed
+        return _semantic_text(" ".join([*typed, *self.expansions]))
 
     def specific_groups(self) -> list[frozenset[str]]:
         """Groups that say what the question is about (not generic words like 'game' or 'time')."""
