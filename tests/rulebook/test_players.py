@@ -212,3 +212,12 @@ def test_the_users_rulebook_joins_the_ranking(assistant: RulesAssistant, living_
     with_text = RulesAssistant(assistant.index, official)
     first = with_text.ask("how far can my bombers fly from base").answers[0]
     assert first.section == "7.3.2" and first.fact and first.passage
+
+
+def test_a_sub_section_close_behind_its_parent_answers_first(assistant: RulesAssistant) -> None:
+    query = assistant.index.parse("how do victory points get counted")
+    fused = [item.hit.number for item in assistant.rank(query)[:3]]
+    assert fused[:2] == ["1.7", "1.7.1"]  # the parent ranks first on its own...
+    assert (
+        assistant.ask("how do victory points get counted").answers[0].section == "1.7.1"
+    )  # ...not shown first
