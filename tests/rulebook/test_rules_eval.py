@@ -67,7 +67,7 @@ def test_rules_ask_in_a_fresh_process_answers_with_the_section() -> None:
     env = dict(os.environ)
     subprocess.run(command, check=True, capture_output=True, env=env)  # builds the cache if needed
     result = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
-    assert result.stdout.startswith("5.2 Flags")
+    assert result.stdout.splitlines()[1].strip().startswith("LR 5.2 Flags")  # after the answering fact
 
 
 def test_eval_command_reports_players_off_topic_and_pattern_sets_as_json() -> None:

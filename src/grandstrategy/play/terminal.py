@@ -312,14 +312,18 @@ class TerminalGame:
     def _rules(self, question: str) -> None:
         if not question.strip():
             raise UserInputError("ask a question after rules, e.g. rules what is a flag")
-        from grandstrategy.rulebook import answer
+        from grandstrategy.rulebook import ask
 
-        found = answer(question, 1)
-        if not found:
-            self.console.print("the rules digest does not cover that question")
+        # The open decision's prompt names its rule ("... LR 8.0"): that rule answers "rules what now"
+        # and ranks first when the question is about it anyway.
+        reply = ask(question, 1, context=decision_prompt(self.session.match.state))
+        if not reply.answers:
+            self.console.print(escape(reply.note or "the rules do not seem to cover that question"))
             return
-        best = found[0]
-        self.console.print(f"[bold]{escape(best.section)} {escape(best.title)}[/]")
+        best = reply.answers[0]
+        if best.fact:
+            self.console.print(f"[bold]{escape(best.fact)}[/]")
+        self.console.print(f"[bold]LR {escape(best.section)} {escape(best.title)}[/]")
         self.console.print(escape(best.summary))
         if best.related:
             self.console.print(f"[dim]related: {escape(', '.join(best.related))}[/]")

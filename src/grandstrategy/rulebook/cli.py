@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 
 import click
@@ -19,42 +18,28 @@ def app() -> None:
     """Rules assistant for Cataclysm: the numbered Living Rules section and a short answer."""
 
 
-def _wrap(text: str, indent: str = "  ") -> str:
-    return textwrap.fill(text, width=100, initial_indent=indent, subsequent_indent=indent)
-
-
 @app.command()
 @click.argument("question", nargs=-1, required=True)
 @click.option("--top", "-k", "top", type=click.IntRange(1, 20), default=3, show_default=True, help="Answers.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.option("--rulebook", type=click.Path(dir_okay=False, path_type=Path), help=RULEBOOK_HELP)
-def ask(question: tuple[str, ...], top: int, as_json: bool, rulebook: Path | None) -> None:
-    """Answer QUESTION with the best matching rule sections ("what is a flag", "what does 5.5.2 say")."""
-    from grandstrategy.rulebook.assistant import RulesAssistant
+@click.option("--context", help="The game's situation, e.g. the open decision's rule ('LR 8.0').")
+def ask(
+    question: tuple[str, ...], top: int, as_json: bool, rulebook: Path | None, context: str | None
+) -> None:
+    """Answer QUESTION: the fact that answers it, then the rule sections ("can the reds attack the nazis")."""
+    from grandstrategy.rulebook.assistant import MAX_QUESTION, RulesAssistant
 
     text = " ".join(question).strip()
     if not text:
         raise UserInputError('ask needs a question, e.g. grandstrategy rules ask "what is a flag"')
-    reply = RulesAssistant.load(rulebook).ask(text, top)
+    if len(text) > MAX_QUESTION:
+        raise UserInputError(f"the question is too long ({len(text)} characters; at most {MAX_QUESTION})")
+    reply = RulesAssistant.load(rulebook).ask(text, top, context=context)
     if as_json:
         click.echo(json.dumps(reply.to_json(), ensure_ascii=False, indent=2))
         return
-    if reply.corrections:
-        fixed = ", ".join(f"{wrong} -> {right}" for wrong, right in reply.corrections.items())
-        click.echo(f"(read as: {fixed})")
-    if not reply.answers:
-        click.echo(reply.note or "No answer.")
-        return
-    for position, answer in enumerate(reply.answers):
-        if position:
-            click.echo()
-        click.echo(f"{answer.section} {answer.title}  [score {answer.score:.2f}, {answer.match}]")
-        click.echo(_wrap(answer.summary))
-        if answer.related:
-            click.echo(f"  Related: {', '.join(answer.related)}")
-        if answer.passage:
-            click.echo("  Official text:")
-            click.echo(_wrap(answer.passage, indent="    | "))
+    click.echo(reply.to_text())
 
 
 @app.command(name="eval")
