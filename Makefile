@@ -26,10 +26,13 @@ setup: $(STAMP)
 ## heuristic bots; the game is saved to SAVE after every action, and `make play` again resumes it.
 ## POWER=france with a saved game for another power says so (and offers a new game at a terminal);
 ## NEW=1 starts a new game, replacing the save. Ctrl-C saves and leaves (exit 0, no make error).
+## SCENARIO=europe-1939 and SEED=N choose the scenario and the seed of a new game.
 POWER ?=
 SAVE ?= cataclysm-game.json
+SCENARIO ?= campaign-1933
+SEED ?=
 play: $(STAMP)
-	@test -f $(SAVE) || test -n "$(NEW)" || $(BIN)/grandstrategy new cataclysm --scenario campaign-1933 --seats $(or $(POWER),germany) --save $(SAVE)
+	@test -f $(SAVE) || test -n "$(NEW)" || $(BIN)/grandstrategy new cataclysm --scenario $(SCENARIO) --seats $(or $(POWER),germany) --save $(SAVE) $(if $(SEED),--seed $(SEED))
 	@$(BIN)/grandstrategy play $(SAVE) $(if $(POWER),--power $(POWER)) $(if $(NEW),--new) --from-make "make play$(if $(filter-out cataclysm-game.json,$(SAVE)), SAVE=$(SAVE))"
 
 ## Set up, then show the Cataclysm world (map as SVG, an area look-up, the module check) and

@@ -45,32 +45,38 @@ def _human_actions(path: Path) -> list[str]:
 class Pane:
     """One tmux server (its own socket) with one session running a command."""
 
-    def __init__(self, name: str, command: str, cwd: Path) -> None:
+    def __init__(self, name: str, command: str, cwd: Path, width: int = 150, height: int = 60) -> None:
         assert TMUX is not None
         self.base = [TMUX, "-L", name]
         self.name = name
-        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "150", "LINES": "60"}
+        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(width), "LINES": str(height)}
+        size = ["-x", str(width), "-y", str(height)]
         subprocess.run(
-            [*self.base, "new-session", "-d", "-s", name, "-x", "150", "-y", "60", "-c", str(cwd), command],
+            [*self.base, "new-session", "-d", "-s", name, *size, "-c", str(cwd), command],
             check=True,
             env=env,
         )
 
-    def screen(self) -> str:
+    def screen(self, history: int = 0) -> str:
+        """The visible screen, with up to ``history`` lines scrolled off above it."""
+        start = ["-S", str(-history)] if history else []
         result = subprocess.run(
-            [*self.base, "capture-pane", "-p", "-t", self.name], capture_output=True, text=True, check=False
+            [*self.base, "capture-pane", "-p", *start, "-t", self.name],
+            capture_output=True,
+            text=True,
+            check=False,
         )
         return result.stdout
 
     def keys(self, *keys: str) -> None:
         subprocess.run([*self.base, "send-keys", "-t", self.name, *keys], check=True)
 
-    def wait_for(self, test: Callable[[str], bool], polls: int = 600) -> str:
+    def wait_for(self, test: Callable[[str], bool], polls: int = 600, history: int = 0) -> str:
         """Look at the screen every 0.2 s until ``test`` holds, at most ``polls`` times (a generous
         bound for a busy machine; nothing here measures how long the program took)."""
         screen = ""
         for _ in range(polls):
-            screen = self.screen()
+            screen = self.screen(history)
             if test(screen):
                 return screen
             time.sleep(0.2)
@@ -101,7 +107,7 @@ def test_play_in_tmux(tmp_path: Path) -> None:
         assert "1. " in screen
         before = _human_actions(save)
         pane.keys("1", "Enter")
-        screen = pane.wait_for(lambda s: "you: italy:" in s)
+        screen = pane.wait_for(lambda s: "you: italy:" in s, history=500)
         assert len(_human_actions(save)) == len(before) + 1  # the choice is in the save already
         pane.keys("help", "Enter")
         pane.wait_for(lambda s: "take back your last choice" in s)
@@ -110,3 +116,38 @@ def test_play_in_tmux(tmp_path: Path) -> None:
     finally:
         pane.close()
     assert open_save(save).decision() is not None  # the save loads and the game goes on
+
+
+REPO = Path(__file__).resolve().parents[2]
+MAKE = shutil.which("make")
+
+
+@pytest.mark.skipif(
+    MAKE is None or not (REPO / ".venv" / ".installed").exists() or Path(sys.prefix) != REPO / ".venv",
+    reason="needs make and the repository's own .venv (as `make test` sets up)",
+)
+def test_make_play_shows_chances_and_the_position_at_80_by_24(tmp_path: Path) -> None:
+    """Issue 12 as a new user sees it: `make play` in an 80x24 terminal, a political action shows
+    each option's chance before the dice, and `status` lists the power's position."""
+    save = tmp_path / "game.json"
+    command = f"make play SAVE={save} SCENARIO=europe-1939 SEED=11"
+    pane = Pane(f"gs-make-{os.getpid()}", command, REPO, width=80, height=24)
+    try:
+        screen = pane.wait_for(lambda s: "germany>" in s and "place the flag gained" in s)
+        pane.keys("2", "Enter")  # keep the flag in reserve
+        pane.wait_for(lambda s: "germany>" in s and "interrupt with your reserved" in s)
+        pane.keys("2", "Enter")  # interrupt: the flag's political action follows
+        screen = pane.wait_for(lambda s: "germany>" in s and "political action" in s)
+        assert "maneuvers  success 70%" in screen  # LR 2.8 dice, effectiveness 3: the exact chance
+        assert "diplomacy poland  success 42%" in screen  # a modifier lowers it: still before any die
+        assert max(len(line) for line in screen.splitlines()) <= 80
+        pane.keys("status", "Enter")
+        screen = pane.wait_for(lambda s: "interests (LR 5.1" in s, polls=300)
+        screen = pane.screen(history=200)
+        for expected in ("Germany (you)", "areas controlled", "Berlin (capital)", "force pool (LR 4.1.1)"):
+            assert expected in screen
+        pane.keys("quit", "Enter")
+        pane.wait_for(lambda s: "saved to" in s or not pane.alive(), polls=300)
+    finally:
+        pane.close()
+    assert open_save(save).decision() is not None

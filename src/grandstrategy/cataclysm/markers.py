@@ -220,7 +220,8 @@ def describe_marker(marker: str) -> MarkerMeaning:
         return MarkerMeaning(
             "A-Bomb losses",
             "LR 12.2.2, 5.5.1",
-            f"{power} took {losses} loss(es) from the A-Bomb; should its stability test make it "
+            f"{power} took {losses} {'loss' if losses == '1' else 'losses'} from the A-Bomb; should its "
+            "stability test make it "
             "collapse, each adds one to its surrender threshold.",
             (power,),
         )

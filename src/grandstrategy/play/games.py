@@ -160,6 +160,7 @@ def summary(state: GameState, *, events: int = 8) -> Summary:
     game = as_cataclysm(state)
     if game is None:
         return Summary(title="game", turn="", phase=state.phase(), war="", cup=None)
+    from grandstrategy.cataclysm.markers import describe_marker
     from grandstrategy.cataclysm.rules.control import ideology_scores, victory_points
     from grandstrategy.cataclysm.rules.politics import effectiveness
 
@@ -197,7 +198,7 @@ def summary(state: GameState, *, events: int = 8) -> Summary:
         powers=lines,
         vp=scores,
         events=list(data.log[-events:]) if events > 0 else [],
-        markers=list(data.markers),
+        markers=[describe_marker(marker).name for marker in data.markers],  # in words
         result=result,
     )
 
