@@ -153,8 +153,13 @@ class Query:
         return _semantic_text(" ".join([*typed, *self.expansions]))
 
     def specific_groups(self) -> list[frozenset[str]]:
-        """Groups that say what the question is about (not generic words like 'game' or 'time')."""
-        return [group for group in self.groups if not group <= GENERIC_STEMS]
+        """Groups that say what the question is about: not generic words like 'game' or 'time', and not
+        bare numbers (dice results and counts describe the situation, not the rule asked about)."""
+        return [
+            group
+            for group in self.groups
+            if not group <= GENERIC_STEMS and not all(token.isdigit() for token in group)
+        ]
 
 
 def _rows_by_section(numbers: list[str], owners: list[str]) -> Any:
