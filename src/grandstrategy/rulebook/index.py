@@ -390,7 +390,7 @@ class RulesIndex:
                         query.expansions += replacement
                     query.groups.append(frozenset(stem(w) for w in [corrected, *replacement]))
                     continue
-            if stem(word) not in GENERIC_STEMS:  # "things" says nothing either way
+            if stem(word) not in GENERIC_STEMS and not word.isdigit():  # "things", "1936": no topic
                 query.unknown.append(word)
         joined = f" {' '.join(typed)} "
         query.out_of_scope = [p for p in self.vocabulary_map.out_of_scope if f" {p} " in joined]
