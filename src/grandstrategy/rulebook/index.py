@@ -137,6 +137,7 @@ class Query:
     places: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     vector: Vectors | None = None  # the semantic text's embedding, computed once per question
+    name_words: int = 0  # typed words whose meaning went into ``names`` (each may stand for several)
     game_terms: int = 0  # how many of the specific words are game words (titles, terms, slang, powers)
     out_of_scope: list[str] = field(default_factory=list)
 
@@ -337,6 +338,7 @@ class RulesIndex:
             name = self.vocabulary_map.names.get(word)
             if name is not None:
                 query.names += content_words(name)
+                query.name_words += 1
                 query.literal += content_words(name)
                 query.expansions += content_words(name)
                 query.groups.append(frozenset({stem(word)} | {stem(w) for w in content_words(name)}))
@@ -354,6 +356,7 @@ class RulesIndex:
                 if is_known:
                     query.words.append(word)
                     query.names += extra  # the typed word is a game word: its expansion only helps
+                    query.name_words += 1
                 else:
                     query.words += extra
                 query.literal += extra
@@ -442,10 +445,13 @@ class RulesIndex:
         scores: list[float] = [0.0] * len(self.numbers)
         if tokens:
             scores = [float(value) for value in self.retriever.get_scores(tokens)]
-        names = [token for token in with_bigrams([stem(w) for w in query.names]) if token in self.vocabulary]
+        names = [token for token in [stem(w) for w in query.names] if token in self.vocabulary]
         if names:
             extra = self.retriever.get_scores(names)
-            scores = [score + NAME_WEIGHT * float(value) for score, value in zip(scores, extra, strict=True)]
+            # A nickname is one typed word: its expansion ("commies" -> soviet union communism) weighs as
+            # much as one word, however many words it expands to.
+            weight = NAME_WEIGHT * min(1.0, query.name_words / len(names))
+            scores = [score + weight * float(value) for score, value in zip(scores, extra, strict=True)]
         stems = {stem(word) for word in query.words}
         # An exact phrase match only counts when every word of the question was understood; it may match
         # the words as typed ("armor superiority") or with abbreviations spelled out ("dow").
