@@ -110,9 +110,9 @@ def test_the_hard_dev_sets_are_big_and_cover_the_table_topics() -> None:
     assert len(builtin_set(HARD_OFFTOPIC)) >= 40
     firsts = [item.sections[0] for item in players]
     table = ["10.7", "10.8", "10.10", "9.6", "7.3", "7.1", "2.2.1", "6.2", "6.1", "5.4", "6.3", "4.6"]
-    table += ["5.5", "3.7.4", "3.4", "12."]
+    table += ["5.5", "3.7.4", "3.4", "12"]
     for topic in table:
-        assert any(first == topic or first.startswith(topic + ".") or first.startswith(topic) for first in firsts), topic
+        assert any(first == topic or first.startswith(topic + ".") for first in firsts), topic
     assert len(set(firsts)) >= 80
     tags = {tag for item in _records(HARD_PLAYERS) for tag in item["tags"]}  # type: ignore[union-attr]
     assert {"situation", "slang", "typo", "long", "short"} <= tags

@@ -293,9 +293,13 @@ class RulesAssistant:
         if query.game_terms == 0 or (query.game_terms == 1 and asked > 1 and best.coverage < 1.0):
             return False
         situation = bool(query.places or query.names or any(ch.isdigit() for ch in query.text))
-        if situation and query.game_terms >= SITUATION_TERMS:
-            if best.bm25 >= MIN_BM25 and best.coverage >= SITUATION_COVERAGE:
-                return True
+        if (
+            situation
+            and query.game_terms >= SITUATION_TERMS
+            and best.bm25 >= MIN_BM25
+            and best.coverage >= SITUATION_COVERAGE
+        ):
+            return True
         return (
             (best.bm25 >= MIN_BM25 and best.coverage >= MIN_COVERAGE)
             or (best.bm25 >= MIN_BM25_FULL and best.coverage >= 1.0)
