@@ -53,7 +53,7 @@ MIN_COSINE_COVERAGE = 0.2
 # and uses at least SITUATION_TERMS game words is answered with less of its wording covered: players tell
 # the story around the rule they ask about ("both rolled a 4 in the fight for Hawaii, who keeps the base").
 SITUATION_TERMS = 2
-SITUATION_COVERAGE = 0.25
+SITUATION_COVERAGE = 0.2
 # A sub-section within the best CHILD_WINDOW - 1 behind its parent, with at least CHILD_RATIO of the parent's
 # fused score, goes first.
 CHILD_WINDOW = 3
