@@ -21,6 +21,7 @@ from grandstrategy.rulebook.cli import SET_NAMES
 from grandstrategy.rulebook.digest import digest_bytes, parse_digest
 from grandstrategy.rulebook.evaluate import (
     ALL_SETS,
+    HARD_SETS,
     OFFTOPIC_SETS,
     PLAYERS_SETS,
     Item,
@@ -34,7 +35,8 @@ from grandstrategy.rulebook.evaluate import (
 from .conftest import SHARED
 
 EVAL_DIR = Path(__file__).resolve().parents[2] / "src" / "grandstrategy" / "rulebook" / "data" / "eval"
-NEW_FILES = [f"{name}.jsonl" for name in PLAYERS_SETS + OFFTOPIC_SETS]
+NEW_FILES = [f"{name}.jsonl" for name in PLAYERS_SETS + OFFTOPIC_SETS + HARD_SETS]
+HARD_PLAYERS, HARD_OFFTOPIC = HARD_SETS
 VERBATIM_CHECK = SHARED / "tools" / "verbatim_check.py"
 SECTIONS = [section.number for section in parse_digest(digest_bytes()).sections]
 
@@ -49,13 +51,13 @@ def _labels(name: str) -> list[str]:
 
 
 def test_every_record_has_the_documented_fields() -> None:
-    for name in PLAYERS_SETS + OFFTOPIC_SETS:
+    for name in PLAYERS_SETS + OFFTOPIC_SETS + HARD_SETS:
         for record in _records(name):
             assert set(record) == {"question", "sections", "answer", "kind", "tags"}, record
             assert isinstance(record["question"], str) and record["question"].strip()
             assert isinstance(record["answer"], str) and record["answer"].strip()
             assert isinstance(record["sections"], list) and isinstance(record["tags"], list)
-            if name in OFFTOPIC_SETS:
+            if name in OFFTOPIC_SETS or name == HARD_OFFTOPIC:
                 assert record["kind"] == "offtopic" and record["sections"] == [], record
             else:
                 assert record["kind"] == "players" and record["sections"], record
@@ -63,7 +65,7 @@ def test_every_record_has_the_documented_fields() -> None:
 
 def test_every_label_names_a_real_section() -> None:
     known = set(SECTIONS)
-    for name in PLAYERS_SETS:
+    for name in (*PLAYERS_SETS, HARD_PLAYERS):
         unknown = [label for label in _labels(name) if label not in known]
         assert not unknown, f"{name}: {unknown}"
 
@@ -92,11 +94,28 @@ def test_the_sets_are_big_enough() -> None:
 
 def test_no_question_appears_twice_and_dev_and_held_out_are_disjoint() -> None:
     seen: dict[str, str] = {}
-    for name in PLAYERS_SETS + OFFTOPIC_SETS:
+    for name in PLAYERS_SETS + OFFTOPIC_SETS + HARD_SETS:
         for item in builtin_set(name):
             key = normalise_question(item.question)
             assert key not in seen, f"{item.question!r} in {seen.get(key)} and {name}"
             seen[key] = name
+
+
+def test_the_hard_dev_sets_are_big_and_cover_the_table_topics() -> None:
+    """Issue 16 round 2: at least 150 hard players' questions and 40 hard off-topic ones, spread over the
+    rules players hit most at the table (combat, losses, retreat, supply, range, stacking, movement, war,
+    alliances, political actions, production, collapse, crises, the cup, special rules)."""
+    players = builtin_set(HARD_PLAYERS)
+    assert len(players) >= 150
+    assert len(builtin_set(HARD_OFFTOPIC)) >= 40
+    firsts = [item.sections[0] for item in players]
+    table = ["10.7", "10.8", "10.10", "9.6", "7.3", "7.1", "2.2.1", "6.2", "6.1", "5.4", "6.3", "4.6"]
+    table += ["5.5", "3.7.4", "3.4", "12"]
+    for topic in table:
+        assert any(first == topic or first.startswith(topic + ".") for first in firsts), topic
+    assert len(set(firsts)) >= 80
+    tags = {tag for item in _records(HARD_PLAYERS) for tag in item["tags"]}  # type: ignore[union-attr]
+    assert {"situation", "slang", "typo", "long", "short"} <= tags
 
 
 def test_the_split_function_reproduces_the_files() -> None:

@@ -85,6 +85,38 @@ def test_player_questions_get_the_section_first_and_the_fact(
     assert reply.fact in [fact.text for fact in assistant.index.facts.of(section)]
 
 
+@pytest.mark.parametrize(
+    ("question", "section"),
+    [
+        # Issue 16's own examples of table talk (not in any eval set): a situation, slang, no rule term.
+        ("how many armies can I cram into Leningrad?", "7.1.1"),
+        ("we both rolled a 4 in the fight for Hawaii, who keeps the base?", "10.7"),
+        ("what is the most fleets I can park in the North Sea?", "7.1.2"),
+        ("can the commies attack poland before the pact", "9.7"),
+        ("my dice suck, can i reroll a diplomacy fail", "5.4"),
+        ("what happens when adolf runs out of stability", "5.5.2"),
+    ],
+)
+def test_table_talk_gets_the_rule_first(assistant: RulesAssistant, question: str, section: str) -> None:
+    """A question full of the situation (places, dice, nicknames, slang) is answered, not refused, and
+    with the rule it is about first: a tie is a combat result, cram/park are occupation limits, no pact
+    is needed to attack a country, nothing is rerolled, stability running out is a collapse."""
+    reply = assistant.ask(question)
+    assert reply.answers, reply.note
+    assert reply.answers[0].section == section, [a.section for a in reply.answers]
+
+
+def test_a_game_situation_is_not_refused_but_history_still_is(assistant: RulesAssistant) -> None:
+    """Dice results, places and nicknames mark a question as being about a game in progress; the same
+    names in a real-history question do not save it from refusal."""
+    assert assistant.ask("my score was 5 vs his 3 in the fight for kiev, is that 1 loss or 2").answers
+    assert assistant.ask("did hitler really plan to invade england").answers == []
+    assert assistant.ask("how many tanks did the germans have at kursk").answers == []
+    query = assistant.index.parse("both got a 6 in 1941 at smolensk")
+    assert not query.unknown  # a year and a dice result are not unknown words
+    assert all(not group <= {"6", "1941"} for group in query.specific_groups())
+
+
 def test_nicknames_and_slang_expand_to_game_words(assistant: RulesAssistant) -> None:
     query = assistant.index.parse("can the reds attack the nazis")
     assert {"soviet", "union", "germany"} <= set(query.expansions)

@@ -49,6 +49,11 @@ MIN_COVERAGE = 0.4
 MIN_BM25_FULL = 2.0
 MIN_COSINE = 0.4
 MIN_COSINE_COVERAGE = 0.2
+# A question that describes a game situation (names a place or power, or gives dice results or counts)
+# and uses at least SITUATION_TERMS game words is answered with less of its wording covered: players tell
+# the story around the rule they ask about ("both rolled a 4 in the fight for Hawaii, who keeps the base").
+SITUATION_TERMS = 2
+SITUATION_COVERAGE = 0.2
 # A sub-section within the best CHILD_WINDOW - 1 behind its parent, with at least CHILD_RATIO of the parent's
 # fused score, goes first.
 CHILD_WINDOW = 3
@@ -287,6 +292,14 @@ class RulesAssistant:
         asked = len(query.specific_groups()) + len(query.unknown)
         if query.game_terms == 0 or (query.game_terms == 1 and asked > 1 and best.coverage < 1.0):
             return False
+        situation = bool(query.places or query.names or any(ch.isdigit() for ch in query.text))
+        if (
+            situation
+            and query.game_terms >= SITUATION_TERMS
+            and best.bm25 >= MIN_BM25
+            and best.coverage >= SITUATION_COVERAGE
+        ):
+            return True
         return (
             (best.bm25 >= MIN_BM25 and best.coverage >= MIN_COVERAGE)
             or (best.bm25 >= MIN_BM25_FULL and best.coverage >= 1.0)

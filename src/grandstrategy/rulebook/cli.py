@@ -9,7 +9,16 @@ import click
 
 from grandstrategy.core.errors import UserInputError
 
-SET_NAMES = ("players-dev", "players-heldout", "offtopic-dev", "offtopic-heldout", "dev", "heldout")
+SET_NAMES = (
+    "players-dev",
+    "players-heldout",
+    "offtopic-dev",
+    "offtopic-heldout",
+    "players-hard-dev",
+    "offtopic-hard-dev",
+    "dev",
+    "heldout",
+)
 RULEBOOK_HELP = "Your own copy of the Living Rules (.txt, .md or .pdf): show the matching official passage."
 
 

@@ -33,8 +33,11 @@ from grandstrategy.rulebook.assistant import RulesAssistant
 QA_SETS = ("dev", "heldout")
 PLAYERS_SETS = ("players-dev", "players-heldout")
 OFFTOPIC_SETS = ("offtopic-dev", "offtopic-heldout")
+# Hard development sets (issue 16, round 2): whole table situations, slang and typos in players' voices,
+# and near-miss off-topic questions. Dev only (no held-out half, so not split by split_of).
+HARD_SETS = ("players-hard-dev", "offtopic-hard-dev")
 BUILTIN_SETS = QA_SETS  # the Q&A-pattern sets, as before (benchmarks/rules_latency.py reads them)
-ALL_SETS = PLAYERS_SETS + OFFTOPIC_SETS + QA_SETS
+ALL_SETS = PLAYERS_SETS + OFFTOPIC_SETS + HARD_SETS + QA_SETS
 OFFTOPIC = "offtopic"
 MAX_EVAL_LINES = 100_000
 

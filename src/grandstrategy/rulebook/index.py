@@ -137,6 +137,7 @@ class Query:
     places: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     vector: Vectors | None = None  # the semantic text's embedding, computed once per question
+    name_words: int = 0  # typed words whose meaning went into ``names`` (each may stand for several)
     game_terms: int = 0  # how many of the specific words are game words (titles, terms, slang, powers)
     out_of_scope: list[str] = field(default_factory=list)
 
@@ -153,8 +154,13 @@ class Query:
         return _semantic_text(" ".join([*typed, *self.expansions]))
 
     def specific_groups(self) -> list[frozenset[str]]:
-        """Groups that say what the question is about (not generic words like 'game' or 'time')."""
-        return [group for group in self.groups if not group <= GENERIC_STEMS]
+        """Groups that say what the question is about: not generic words like 'game' or 'time', and not
+        bare numbers (dice results and counts describe the situation, not the rule asked about)."""
+        return [
+            group
+            for group in self.groups
+            if not group <= GENERIC_STEMS and not all(token.isdigit() for token in group)
+        ]
 
 
 def _rows_by_section(numbers: list[str], owners: list[str]) -> Any:
@@ -332,6 +338,7 @@ class RulesIndex:
             name = self.vocabulary_map.names.get(word)
             if name is not None:
                 query.names += content_words(name)
+                query.name_words += 1
                 query.literal += content_words(name)
                 query.expansions += content_words(name)
                 query.groups.append(frozenset({stem(word)} | {stem(w) for w in content_words(name)}))
@@ -349,6 +356,7 @@ class RulesIndex:
                 if is_known:
                     query.words.append(word)
                     query.names += extra  # the typed word is a game word: its expansion only helps
+                    query.name_words += 1
                 else:
                     query.words += extra
                 query.literal += extra
@@ -385,7 +393,7 @@ class RulesIndex:
                         query.expansions += replacement
                     query.groups.append(frozenset(stem(w) for w in [corrected, *replacement]))
                     continue
-            if stem(word) not in GENERIC_STEMS:  # "things" says nothing either way
+            if stem(word) not in GENERIC_STEMS and not word.isdigit():  # "things", "1936": no topic
                 query.unknown.append(word)
         joined = f" {' '.join(typed)} "
         query.out_of_scope = [p for p in self.vocabulary_map.out_of_scope if f" {p} " in joined]
@@ -437,10 +445,13 @@ class RulesIndex:
         scores: list[float] = [0.0] * len(self.numbers)
         if tokens:
             scores = [float(value) for value in self.retriever.get_scores(tokens)]
-        names = [token for token in with_bigrams([stem(w) for w in query.names]) if token in self.vocabulary]
+        names = [token for token in [stem(w) for w in query.names] if token in self.vocabulary]
         if names:
             extra = self.retriever.get_scores(names)
-            scores = [score + NAME_WEIGHT * float(value) for score, value in zip(scores, extra, strict=True)]
+            # A nickname is one typed word: its expansion ("commies" -> soviet union communism) weighs as
+            # much as one word, however many words it expands to.
+            weight = NAME_WEIGHT * min(1.0, query.name_words / len(names))
+            scores = [score + weight * float(value) for score, value in zip(scores, extra, strict=True)]
         stems = {stem(word) for word in query.words}
         # An exact phrase match only counts when every word of the question was understood; it may match
         # the words as typed ("armor superiority") or with abbreviations spelled out ("dow").
