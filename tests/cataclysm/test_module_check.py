@@ -23,10 +23,17 @@ Cli = Callable[..., Result]
 Mutation = Callable[[Path], None]
 
 
+class _NoAliases(yaml.SafeDumper):
+    """Writes shared objects out in full: a module may not use aliases."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
 def edit(path: Path, change: Callable[[Any], None]) -> None:
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     change(data)
-    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    path.write_text(yaml.dump(data, Dumper=_NoAliases, sort_keys=False, allow_unicode=True), encoding="utf-8")
 
 
 def area(data: dict[str, Any], area_id: str) -> dict[str, Any]:

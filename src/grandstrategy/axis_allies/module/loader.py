@@ -27,8 +27,8 @@ from grandstrategy.axis_allies.module.schema import (
 )
 from grandstrategy.axis_allies.module.world import MapModule
 from grandstrategy.core.errors import DataError
-
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+from grandstrategy.core.files import BadFile, read_text
+from grandstrategy.core.yamlfile import load_yaml
 
 DEFAULT_MODULE_DIR = Path(__file__).resolve().parent.parent / "data" / "revised"
 
@@ -138,32 +138,22 @@ def _validate(name: str, data: Any, model: type[M], problems: list[Problem]) -> 
 
 
 def _read(root: Path, name: str, problems: list[Problem]) -> Any:
-    path = root / name
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            problems.append(Problem(name, "", "", f"is larger than {MAX_FILE_BYTES} bytes"))
-            return None
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        problems.append(Problem(name, "", "", "file is missing"))
-        return None
-    except (OSError, UnicodeDecodeError) as error:
-        problems.append(
-            Problem(name, "", "", f"cannot be read ({getattr(error, 'strerror', None) or error})")
-        )
+        text = read_text(root / name, limit=MAX_FILE_BYTES, source=name)  # a regular UTF-8 file
+    except BadFile as error:
+        problems.append(Problem(name, "", "", "file is missing" if error.missing else error.reason))
         return None
     try:
-        if any(isinstance(event, yaml.AliasEvent) for event in yaml.parse(text, Loader=_LOADER)):
-            # A module never needs anchors; refusing aliases rules out exponential expansion.
-            problems.append(Problem(name, "", "", "uses YAML aliases (*name), which a module may not"))
-            return None
-        return yaml.load(text, Loader=_LOADER)
+        return load_yaml(text)  # no repeated keys, no aliases
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problems.append(
             Problem(name, "", "", f"is not valid YAML{where}: {getattr(error, 'problem', error)}")
         )
+        return None
+    except RecursionError:
+        problems.append(Problem(name, "", "", "nests lists or mappings too deeply"))
         return None
 
 

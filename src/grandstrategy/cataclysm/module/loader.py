@@ -28,31 +28,7 @@ from grandstrategy.cataclysm.module.schema import (
 from grandstrategy.cataclysm.module.world import Edge, Module, freeze
 from grandstrategy.core.errors import DataError
 from grandstrategy.core.files import MAX_DATA_FILE_BYTES, BadFile, read_bytes, read_text
-
-_BASE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when there; same results
-
-
-class _Loader(_BASE_LOADER):  # type: ignore[misc]
-    """The safe YAML loader, refusing a key given twice in one mapping (YAML keeps the last)."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: set[tuple[str, str]] = set()
-        for key_node, _ in node.value:
-            if isinstance(key_node, yaml.ScalarNode) and key_node.value != "<<":
-                key = (key_node.tag, key_node.value)
-                if key in seen:
-                    raise yaml.constructor.ConstructorError(
-                        "while reading a mapping",
-                        node.start_mark,
-                        f"the key {key_node.value[:80]!r} appears twice",
-                        key_node.start_mark,
-                    )
-                seen.add(key)
-        result: dict[Any, Any] = super().construct_mapping(node, deep)
-        return result
-
-
-_LOADER = _Loader
+from grandstrategy.core.yamlfile import load_yaml
 
 DEFAULT_MODULE_DIR = Path(__file__).resolve().parent.parent / "data" / "reconstructed"
 
@@ -163,7 +139,7 @@ def _parse(path: Path, model: type[M], problems: list[Problem], root: Path) -> M
         problems.append(Problem(name, "", "", "file is missing" if error.missing else error.reason))
         return None
     try:
-        data = yaml.load(text, Loader=_LOADER)
+        data = load_yaml(text)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
