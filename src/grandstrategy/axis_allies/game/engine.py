@@ -1,0 +1,863 @@
+"""Axis & Allies Revised (LHTR 1.3) on the kernel: the state, its decisions and its dice.
+
+The state is plain JSON data (:attr:`AAGame.d`): who owns each territory, the units in every
+territory and sea zone, each power's IPC bank, the round, the power on move and its phase, the
+open battle. Units are counted in stacks keyed ``power:type:moves:damage`` (moves left this turn,
+hits taken), so a state hashes the same however it was reached.
+
+Every choice is a decision of the power on move (``germans: buy infantry``, ``germans: move 1
+infantry germany -> poland``), every die a chance node of its own (one six-sided die with its
+label). See docs/aa-game.md for the decision structure and what is not implemented.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from grandstrategy.axis_allies.game.profile import Profile
+from grandstrategy.core.actions import Action
+from grandstrategy.core.canonical import JSONObject
+from grandstrategy.core.chance import ChanceNode
+from grandstrategy.core.errors import NotationError
+from grandstrategy.core.graph import bfs_distances
+from grandstrategy.core.ids import CHANCE, TERMINAL, Seat, ToAct
+from grandstrategy.core.state import GameState
+
+PHASES = ("purchase", "combat-move", "combat", "noncombat-move", "mobilize")
+"""A power's turn (Revised sequence of play; technology is not implemented, collect income and
+the end of turn run without a decision)."""
+
+_DIE = ChanceNode.die("die")
+
+
+@dataclass(frozen=True, slots=True)
+class Choose(Action):
+    """A power picks one of the options it was offered: ``germans: buy infantry``."""
+
+    power: str
+    option: str
+
+    def notation(self) -> str:
+        return f"{self.power}: {self.option}"
+
+
+def parse_choice(text: str) -> Choose:
+    """Read ``power: option``.
+
+    :raises NotationError: quoting the text, when it has no ``power:`` prefix or no option.
+    """
+    if not isinstance(text, str) or len(text) > 200:
+        raise NotationError(f"cannot read {str(text)[:60]!r}: an action is at most 200 characters")
+    power, colon, option = text.partition(":")
+    if not colon or not power.strip() or not option.strip() or "\n" in text:
+        raise NotationError(f"cannot read {text!r}: write a choice as 'power: option', e.g. 'germans: done'")
+    return Choose(power.strip().lower(), " ".join(option.split()))
+
+
+def key(power: str, unit: str, moves: int, damage: int = 0) -> str:
+    """The stack key of units of one power and type with ``moves`` left and ``damage`` taken."""
+    return f"{power}:{unit}:{moves}:{damage}"
+
+
+def split(stack: str) -> tuple[str, str, int, int]:
+    """``(power, type, moves, damage)`` of a stack key."""
+    power, unit, moves, damage = stack.split(":")
+    return power, unit, int(moves), int(damage)
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+class AAGame(GameState):
+    """One position of a game: the profile (rules and module) and the state data."""
+
+    def __init__(self, profile: Profile, data: dict[str, Any]) -> None:
+        self.profile = profile
+        self.module = profile.module
+        self.stats = profile.stats
+        self.d = data
+        self.order = [p.id for p in self.module.turn_order()]
+
+    # ---- facts -------------------------------------------------------------------------------
+
+    @property
+    def power(self) -> str:
+        """The power whose turn it is."""
+        return self.order[self.d["turn"]]
+
+    def alliance(self, power: str) -> str:
+        return self.module.powers[power].alliance
+
+    def friendly(self, power: str, other: str | None) -> bool:
+        return other is not None and self.alliance(power) == self.alliance(other)
+
+    def is_sea(self, where: str) -> bool:
+        return self.module.is_sea(where)
+
+    def units(self, where: str) -> dict[str, int]:
+        return self.d["units"].setdefault(where, {})
+
+    def add(self, where: str, stack: str, count: int = 1) -> None:
+        here = self.units(where)
+        here[stack] = here.get(stack, 0) + count
+        if here[stack] <= 0:
+            del here[stack]
+        if not here:
+            del self.d["units"][where]
+
+    def stacks(self, where: str) -> list[tuple[str, int]]:
+        return sorted(self.d["units"].get(where, {}).items())
+
+    def enemy_units(self, power: str, where: str, *, combat_only: bool = False) -> int:
+        total = 0
+        for stack, n in self.d["units"].get(where, {}).items():
+            owner, unit, _, _ = split(stack)
+            if not self.friendly(power, owner) and (not combat_only or self.stats[unit].combat):
+                total += n
+        return total
+
+    def owner(self, where: str) -> str | None:
+        owner: str | None = self.d["owner"].get(where)
+        return owner
+
+    def hostile_land(self, power: str, where: str) -> bool:
+        owner = self.owner(where)
+        return owner is not None and not self.friendly(power, owner)
+
+    def vcs(self, alliance: str) -> int:
+        return sum(
+            1
+            for t in self.module.territories.values()
+            if t.victory_city and self.owner(t.id) is not None and self.alliance(self.owner(t.id) or "") == alliance
+        )
+
+    def capital_held(self, power: str) -> bool:
+        capital = self.module.capital_of(power)
+        return capital is None or self.friendly(power, self.owner(capital.id))
+
+    def log(self, text: str) -> None:
+        self.d["log"].append(f"R{self.d['round']} {self.power} {self.d['phase']}: {text}")
+        del self.d["log"][:-40]
+
+    # ---- GameState ---------------------------------------------------------------------------
+
+    def seats(self) -> tuple[Seat, ...]:
+        return tuple(Seat(p) for p in self.order)
+
+    def to_act(self) -> ToAct:
+        if self.d["result"] is not None:
+            return TERMINAL
+        battle = self.d["battle"]
+        if battle is not None:
+            if battle["dice"]:
+                return CHANCE
+            if battle["stage"] == "defender-casualties":
+                return Seat(battle["chooser"])
+        return Seat(self.power)
+
+    def phase(self) -> str:
+        battle = self.d["battle"]
+        where = f" at {battle['where']} ({battle['stage']})" if battle else ""
+        return f"round {self.d['round']} {self.power} {self.d['phase']}{where}"
+
+    def legal_actions(self) -> Sequence[Action]:
+        who = self.to_act()
+        if not isinstance(who, str):
+            return []
+        return [Choose(who, option) for option in self.options()]
+
+    def apply(self, action: Action) -> None:
+        assert isinstance(action, Choose)
+        self.choose(action.option)
+        self.settle()
+
+    def chance_node(self) -> ChanceNode:
+        battle = self.d["battle"]
+        assert battle is not None and battle["dice"]
+        side, unit, value = battle["dice"][0]
+        owner = battle["attacker"] if side != "defender" else "defence"
+        return ChanceNode("die", f"{battle['where']}: {owner} {unit} hits on {value} or less", _DIE.outcomes)
+
+    def apply_chance(self, outcome: str) -> None:
+        battle = self.d["battle"]
+        side, unit, value = battle["dice"].pop(0)
+        if int(outcome) <= value:
+            battle["hits"][side] = battle["hits"].get(side, 0) + 1
+            if side == "aa":
+                battle["aa_hits"][unit] = battle["aa_hits"].get(unit, 0) + 1
+        if not battle["dice"]:
+            self.after_dice()
+            self.settle()
+
+    def returns(self) -> Mapping[Seat, float]:
+        result = self.d["result"]
+        winner = result.get("winner") if result else None
+        if winner is None:
+            return {s: 0.0 for s in self.seats()}
+        return {Seat(p): 1.0 if self.alliance(p) == winner else -1.0 for p in self.order}
+
+    def clone(self) -> AAGame:
+        return AAGame(self.profile, _copy(self.d))
+
+    def to_json(self) -> JSONObject:
+        return _copy(self.d)  # type: ignore[no-any-return]
+
+    def view(self, seat: Seat | None) -> JSONObject:
+        """Everything in Axis & Allies is open information: every seat sees the whole state."""
+        return self.to_json()
+
+    # ---- the options of the open decision ----------------------------------------------------
+
+    def options(self) -> list[str]:
+        """The legal options (notation after ``power:``) of the decision now open."""
+        battle = self.d["battle"]
+        phase = self.d["phase"]
+        if battle is not None:
+            if battle["stage"] in ("defender-casualties", "attacker-casualties"):
+                return self.casualty_options(battle)
+            if battle["stage"] == "retreat":
+                return ["press attack", *(f"retreat to {t}" for t in self.retreats(battle))]
+        if phase == "purchase":
+            left = self.d["bank"][self.power]
+            return [f"buy {u}" for u in self.profile.purchasable() if self.profile.unit_cost(u) <= left] + ["done"]
+        if phase in ("combat-move", "noncombat-move"):
+            return self.move_options(combat=phase == "combat-move") + ["done"]
+        if phase == "combat":
+            return [f"fight {t}" for t in sorted(self.d["battles"])]
+        if phase == "mobilize":
+            return self.place_options()
+        return ["done"]
+
+    def choose(self, option: str) -> None:
+        """Carry out one legal option (trusting: it is not checked)."""
+        words = option.split()
+        phase = self.d["phase"]
+        battle = self.d["battle"]
+        if battle is not None:
+            if words[0] == "lose" or words[0] == "damage":
+                self.take_casualty(battle, words)
+            elif option == "press attack":
+                self.start_round(battle)
+            else:
+                self.retreat(battle, words[-1])
+            return
+        if option == "done":
+            self.end_phase()
+        elif words[0] == "buy":
+            self.d["purchased"][words[1]] = self.d["purchased"].get(words[1], 0) + 1
+            self.d["bank"][self.power] -= self.profile.unit_cost(words[1])
+        elif words[0] == "move":
+            # move N TYPE FROM -> TO
+            self.move(int(words[1]), words[2], words[3], words[5], combat=phase == "combat-move")
+        elif words[0] == "fight":
+            self.open_battle(words[1])
+        elif words[0] == "place":
+            self.place(words[1], words[2], words[3] if len(words) > 3 else None)
+
+    # ---- the flow of a turn ------------------------------------------------------------------
+
+    def settle(self) -> None:
+        """Run the steps that need nobody: empty phases, the end of a turn, the victory check."""
+        for _ in range(1000):
+            if self.d["result"] is not None or self.d["battle"] is not None:
+                return
+            phase = self.d["phase"]
+            if phase == "combat" and not self.d["battles"]:
+                self.end_phase()
+                continue
+            if phase == "mobilize" and not self.place_options():
+                self.end_phase()
+                continue
+            return
+        raise RuntimeError("the turn machine did not stop")
+
+    def end_phase(self) -> None:
+        phase = self.d["phase"]
+        if phase == "combat-move":
+            self.freeze_moved()
+        if phase == "noncombat-move":
+            self.land_aircraft()
+        if phase == "mobilize":
+            lost = sum(self.d["purchased"].values())
+            if lost:
+                self.log(f"{lost} purchased unit(s) could not be placed and are lost")
+            self.d["purchased"] = {}
+            self.end_turn()
+            return
+        self.d["phase"] = PHASES[PHASES.index(phase) + 1]
+
+    def start_turn(self) -> None:
+        """Reset the new power's moves and record the factories it holds at the start (mobilize)."""
+        power = self.power
+        self.d["phase"] = "purchase"
+        self.d["conquered"] = []
+        self.d["placed"] = {}
+        self.d["start_factories"] = sorted(
+            where
+            for where, here in self.d["units"].items()
+            if self.owner(where) == power and any(self.stats[split(s)[1]].factory for s in here)
+        )
+
+    def end_turn(self) -> None:
+        """Collect income (Revised: none while the capital is held by the enemy), repair, next power."""
+        power = self.power
+        owned = sum(t.ipc or 0 for t in self.module.territories.values() if self.owner(t.id) == power)
+        income = self.profile.income(owned, self.capital_held(power))
+        self.d["bank"][power] += income
+        self.log(f"collects {income} IPCs")
+        self.reset_units(power)
+        if self.d["turn"] == len(self.order) - 1:
+            self.end_round()
+            if self.d["result"] is not None:
+                return
+            self.d["turn"] = 0
+            self.d["round"] += 1
+        else:
+            self.d["turn"] += 1
+        self.start_turn()
+
+    def reset_units(self, power: str) -> None:
+        """Full moves again, and (module option) damaged battleships repaired."""
+        repair = self.profile.repairs_at_end_of_turn()
+        for where in list(self.d["units"]):
+            for stack, n in list(self.units(where).items()):
+                owner, unit, moves, damage = split(stack)
+                if owner != power:
+                    continue
+                fresh = key(owner, unit, self.stats[unit].movement, 0 if repair else damage)
+                if fresh != stack:
+                    self.add(where, stack, -n)
+                    self.add(where, fresh, n)
+
+    def end_round(self) -> None:
+        """The victory check at the end of a round (Revised: an alliance holding its VC target)."""
+        for alliance in sorted({self.alliance(p) for p in self.order}):
+            held = self.vcs(alliance)
+            if held >= self.profile.victory_cities_needed(alliance):
+                self.d["result"] = {"winner": alliance, "how": f"{held} victory cities", "round": self.d["round"]}
+                return
+        limit = self.d["max_rounds"]
+        if limit and self.d["round"] >= limit:
+            self.d["result"] = {"winner": None, "how": f"round limit {limit}", "round": self.d["round"]}
+
+    # ---- purchase and mobilize ---------------------------------------------------------------
+
+    def place_options(self) -> list[str]:
+        power = self.power
+        result: list[str] = []
+        purchased = self.d["purchased"]
+        for factory in self.d["start_factories"]:
+            if self.owner(factory) != power:
+                continue
+            ipc = self.module.territories[factory].ipc or 0
+            if self.d["placed"].get(factory, 0) >= self.profile.production_limit(ipc):
+                continue
+            for unit in sorted(purchased):
+                stats = self.stats[unit]
+                if stats.factory:
+                    continue
+                if stats.domain == "sea":
+                    for zone in self.module.sea_neighbours(factory):
+                        if not self.enemy_units(power, zone, combat_only=True):
+                            result.append(f"place {unit} {factory} {zone}")
+                else:
+                    result.append(f"place {unit} {factory}")
+        if any(self.stats[u].factory for u in purchased):
+            for t in self.module.territories.values():
+                if (
+                    t.type.value == "land"
+                    and (t.ipc or 0) > 0
+                    and self.owner(t.id) == power
+                    and t.id not in self.d["conquered"]
+                    and not any(self.stats[split(s)[1]].factory for s in self.d["units"].get(t.id, {}))
+                ):
+                    result.extend(f"place {u} {t.id}" for u in sorted(purchased) if self.stats[u].factory)
+        return result
+
+    def place(self, unit: str, factory: str, zone: str | None) -> None:
+        self.d["purchased"][unit] -= 1
+        if not self.d["purchased"][unit]:
+            del self.d["purchased"][unit]
+        self.add(zone or factory, key(self.power, unit, self.stats[unit].movement))
+        if not self.stats[unit].factory:
+            self.d["placed"][factory] = self.d["placed"].get(factory, 0) + 1
+
+    # ---- movement ----------------------------------------------------------------------------
+
+    def move_options(self, *, combat: bool) -> list[str]:
+        power = self.power
+        result: list[str] = []
+        for where in sorted(self.d["units"]):
+            for stack, n in self.stacks(where):
+                owner, unit, moves, damage = split(stack)
+                if owner != power or moves <= 0 or damage:
+                    continue
+                stats = self.stats[unit]
+                if stats.domain == "air":
+                    targets = self.air_targets(where, moves, combat=combat)
+                elif stats.domain == "land":
+                    targets = self.land_targets(where, unit, combat=combat)
+                elif stats.domain == "sea":
+                    targets = self.sea_targets(where, combat=combat)
+                else:
+                    continue
+                for target in targets:
+                    result.append(f"move 1 {unit} {where} -> {target}")
+                    if n > 1:
+                        result.append(f"move {n} {unit} {where} -> {target}")
+        return result
+
+    def land_targets(self, where: str, unit: str, *, combat: bool) -> list[str]:
+        power = self.power
+        if where in self.d["battles"]:
+            return []
+        result = []
+        for other in self.module.territories[where].neighbours:
+            t = self.module.territories[other]
+            if t.type.value != "land" or t.impassable:
+                continue
+            if self.hostile_land(power, other):
+                if combat:
+                    result.append(other)
+            elif combat or not self.enemy_units(power, other, combat_only=True):
+                result.append(other)
+        return result
+
+    def sea_targets(self, where: str, *, combat: bool) -> list[str]:
+        power = self.power
+        if where in self.d["battles"]:
+            return []
+        result = []
+        for other in self.module.sea_neighbours(where):
+            if not self.canal_open(where, other):
+                continue
+            if self.enemy_units(power, other, combat_only=True) and not combat:
+                continue
+            result.append(other)
+        return result
+
+    def canal_open(self, a: str, b: str) -> bool:
+        """Ships pass between a canal's sea zones only if their side holds its land (module canals)."""
+        for canal in self.module.canals.values():
+            if a in canal.sea_zones and b in canal.sea_zones:
+                if not all(self.friendly(self.power, self.owner(t)) for t in canal.controlled_by):
+                    return False
+        return True
+
+    def air_targets(self, where: str, moves: int, *, combat: bool) -> list[str]:
+        """Air moves a whole path at once: anywhere within its moves over passable territories
+        (aircraft fly over anything but the impassable neutrals)."""
+        power = self.power
+
+        def neighbours(t: str) -> list[str]:
+            return [n for n in self.module.territories[t].neighbours if not self.module.territories[n].impassable]
+
+        reach = bfs_distances([where], neighbours)
+        result = []
+        for target, distance in sorted(reach.items()):
+            if distance == 0 or distance > moves:
+                continue
+            if combat:
+                if self.enemy_units(power, target, combat_only=True) or (
+                    target in self.d["battles"] and self.enemy_units(power, target)
+                ):
+                    result.append(target)
+            elif self.landing_ok(target):
+                result.append(target)
+        return result
+
+    def landing_ok(self, target: str) -> bool:
+        """Aircraft may end a turn on friendly land held since the turn began, or at sea where a
+        friendly carrier has room (Revised: not in a territory captured this turn)."""
+        power = self.power
+        if self.is_sea(target):
+            return self.carrier_room(target) > 0
+        return self.friendly(power, self.owner(target)) and target not in self.d["conquered"]
+
+    def carrier_room(self, zone: str) -> int:
+        power = self.power
+        room = 0
+        for stack, n in self.d["units"].get(zone, {}).items():
+            owner, unit, _, _ = split(stack)
+            if self.friendly(power, owner):
+                room += n * (self.stats[unit].carrier_capacity - self.stats[unit].carrier_cost)
+        return room
+
+    def move(self, count: int, unit: str, origin: str, target: str, *, combat: bool) -> None:
+        power = self.power
+        stats = self.stats[unit]
+        moved = 0
+        for stack, n in self.stacks(origin):
+            owner, kind, moves, damage = split(stack)
+            if owner != power or kind != unit or moves <= 0 or damage:
+                continue
+            take = min(n, count - moved)
+            if stats.domain == "air":
+                distance = self.air_distance(origin, target)
+                left = moves - distance
+            else:
+                left = moves - 1
+            attack = self.enemy_units(power, target) > 0 or (stats.domain == "land" and self.hostile_land(power, target))
+            if combat and attack and stats.domain != "air":
+                if stats.blitz and not self.enemy_units(power, target, combat_only=False) - self.factories(target):
+                    self.capture(target, power)  # Revised: armour blitzes through empty enemy land
+                else:
+                    left = 0
+            self.add(origin, stack, -take)
+            self.add(target, key(power, unit, left, damage), take)
+            moved += take
+            if moved >= count:
+                break
+        if combat and (self.enemy_units(power, target) or self.hostile_land(power, target)):
+            if target not in self.d["battles"]:
+                self.d["battles"].append(target)
+            origins = self.d["origins"].setdefault(target, [])
+            if stats.domain != "air" and origin not in origins:
+                origins.append(origin)  # retreats go back where land or sea units came from
+
+    def factories(self, where: str) -> int:
+        return sum(n for s, n in self.d["units"].get(where, {}).items() if self.stats[split(s)[1]].factory)
+
+    def air_distance(self, origin: str, target: str) -> int:
+        def neighbours(t: str) -> list[str]:
+            return [n for n in self.module.territories[t].neighbours if not self.module.territories[n].impassable]
+
+        return bfs_distances([origin], neighbours)[target]
+
+    def freeze_moved(self) -> None:
+        """After combat move, land and sea units that moved may not move again this turn (Revised)."""
+        power = self.power
+        for where in list(self.d["units"]):
+            for stack, n in list(self.units(where).items()):
+                owner, unit, moves, damage = split(stack)
+                stats = self.stats[unit]
+                if owner == power and stats.domain in ("land", "sea") and 0 < moves < stats.movement:
+                    self.add(where, stack, -n)
+                    self.add(where, key(owner, unit, 0, damage), n)
+
+    def land_aircraft(self) -> None:
+        """At the end of non-combat move, aircraft with nowhere legal to be are lost (Revised)."""
+        power = self.power
+        for where in sorted(self.d["units"]):
+            room = self.carrier_room(where) if self.is_sea(where) else 0
+            for stack, n in self.stacks(where):
+                owner, unit, _, _ = split(stack)
+                if owner != power or self.stats[unit].domain != "air":
+                    continue
+                if self.is_sea(where):
+                    fits = max(0, min(n, room)) if self.stats[unit].carrier_cost else 0
+                    lost = n - fits
+                else:
+                    lost = 0 if self.landing_ok(where) else n
+                if lost:
+                    self.add(where, stack, -lost)
+                    self.log(f"{lost} {unit} in {where} cannot land and are lost")
+
+    # ---- battles -----------------------------------------------------------------------------
+
+    def open_battle(self, where: str) -> None:
+        self.d["battles"].remove(where)
+        attacker = self.power
+        battle = {
+            "where": where,
+            "attacker": attacker,
+            "round": 0,
+            "stage": "roll",
+            "dice": [],
+            "hits": {},
+            "aa_hits": {},
+            "chooser": self.defence_chooser(where),
+            "origins": sorted(self.d["origins"].pop(where, [])),
+        }
+        self.d["battle"] = battle
+        # AA guns fire once, before the first round, one die per attacking aircraft (Revised;
+        # the module's "Roll AA Individually"): hits destroy the aircraft rolled for.
+        if not self.is_sea(where) and self.has_enemy_aa(where):
+            for stack, n in self.stacks(where):
+                owner, unit, _, _ = split(stack)
+                if owner == attacker and self.stats[unit].domain == "air":
+                    battle["dice"].extend([["aa", unit, self.profile.aa_hit()]] * n)
+        if battle["dice"]:
+            battle["stage"] = "aa"
+            return
+        self.start_round(battle)
+
+    def has_enemy_aa(self, where: str) -> bool:
+        return any(
+            self.stats[split(s)[1]].aa_gun and not self.friendly(self.power, split(s)[0])
+            for s in self.d["units"].get(where, {})
+        )
+
+    def defence_chooser(self, where: str) -> str:
+        """Who chooses the defence's casualties: the territory's owner, else the defender with most units."""
+        owner = self.owner(where)
+        if owner is not None and not self.friendly(self.power, owner):
+            return owner
+        counts: dict[str, int] = {}
+        for stack, n in self.d["units"].get(where, {}).items():
+            p = split(stack)[0]
+            if not self.friendly(self.power, p):
+                counts[p] = counts.get(p, 0) + n
+        return max(sorted(counts), key=lambda p: counts[p]) if counts else self.power
+
+    def side_units(self, where: str, attacker: bool) -> list[tuple[str, str, int, int, int]]:
+        """``(stack, power, type, damage, count)`` of one side's combat units in the battle."""
+        result = []
+        for stack, n in self.stacks(where):
+            owner, unit, _, damage = split(stack)
+            if (owner == self.power) == attacker and self.stats[unit].combat:
+                if attacker or not self.friendly(self.power, owner):
+                    result.append((stack, owner, unit, damage, n))
+        return result
+
+    def start_round(self, battle: dict[str, Any]) -> None:
+        """One round of combat: every attacking and defending unit rolls (simultaneous fire)."""
+        where = battle["where"]
+        attackers = self.side_units(where, True)
+        defenders = self.side_units(where, False)
+        if not attackers or not defenders:
+            self.finish_battle(battle)
+            return
+        battle["round"] += 1
+        battle["hits"] = {}
+        artillery = sum(n for _, _, u, _, n in attackers if self.stats[u].artillery)
+        dice: list[list[Any]] = []
+        for _, _, unit, _, n in attackers:
+            for _ in range(n):
+                supported = self.stats[unit].supportable and artillery > 0
+                if supported:
+                    artillery -= 1
+                value = self.profile.attack_value(unit, supported)
+                if value > 0:
+                    dice.append(["attacker", unit, value])
+        for _, _, unit, _, n in defenders:
+            if self.stats[unit].defence > 0:
+                dice.extend([["defender", unit, self.stats[unit].defence]] * n)
+        battle["dice"] = dice
+        battle["stage"] = "roll"
+        if not dice:
+            self.after_dice()
+
+    def after_dice(self) -> None:
+        battle = self.d["battle"]
+        if battle["stage"] == "aa":
+            for unit, hits in sorted(battle["aa_hits"].items()):
+                self.remove_units(battle["where"], battle["attacker"], unit, hits)
+                self.log(f"AA fire at {battle['where']} destroys {hits} {unit}")
+            battle["aa_hits"] = {}
+            battle["hits"] = {}
+            self.start_round(battle)
+            return
+        battle["stage"] = "defender-casualties"
+        self.next_casualty(battle)
+
+    def remove_units(self, where: str, power: str, unit: str, count: int) -> None:
+        for stack, n in self.stacks(where):
+            owner, kind, _, _ = split(stack)
+            if owner == power and kind == unit and count > 0:
+                take = min(n, count)
+                self.add(where, stack, -take)
+                count -= take
+
+    def hit_points(self, side: list[tuple[str, str, int, int, int]]) -> int:
+        return sum((self.stats[u].hit_points - d) * n for _, _, u, d, n in side)
+
+    def next_casualty(self, battle: dict[str, Any]) -> None:
+        """Ask for casualties one hit at a time; take them without asking when there is no choice."""
+        while True:
+            stage = battle["stage"]
+            attacker = stage == "attacker-casualties"
+            hits_key = "defender" if attacker else "attacker"
+            side = self.side_units(battle["where"], attacker)
+            owed = battle["hits"].get(hits_key, 0)
+            if owed > 0 and owed >= self.hit_points(side):
+                for stack, _, _, _, n in side:
+                    self.add(battle["where"], stack, -n)
+                owed = 0
+            if owed > 0 and len(self.casualty_options(battle)) == 1:
+                self.take_casualty(battle, self.casualty_options(battle)[0].split(), ask=False)
+                continue
+            battle["hits"][hits_key] = owed
+            if owed > 0:
+                return
+            if attacker:
+                self.after_round(battle)
+                return
+            battle["stage"] = "attacker-casualties"
+
+    def casualty_options(self, battle: dict[str, Any]) -> list[str]:
+        attacker = battle["stage"] == "attacker-casualties"
+        options = []
+        for _, owner, unit, damage, _ in self.side_units(battle["where"], attacker):
+            stats = self.stats[unit]
+            if stats.hit_points - damage > 1:
+                options.append(f"damage {owner} {unit}")
+            options.append(f"lose {owner} {unit}")
+        return sorted(set(options))
+
+    def take_casualty(self, battle: dict[str, Any], words: list[str], *, ask: bool = True) -> None:
+        """One hit taken: a unit lost, or (a unit of several hit points) damaged (Revised battleship)."""
+        verb, owner, unit = words[0], words[1], words[2]
+        attacker = battle["stage"] == "attacker-casualties"
+        where = battle["where"]
+        for stack, power, kind, damage, _ in self.side_units(where, attacker):
+            if power != owner or kind != unit:
+                continue
+            if verb == "damage" and self.stats[unit].hit_points - damage <= 1:
+                continue
+            self.add(where, stack, -1)
+            if verb == "damage":
+                _, _, moves, _ = split(stack)
+                self.add(where, key(owner, unit, moves, damage + 1))
+            break
+        hits_key = "defender" if attacker else "attacker"
+        battle["hits"][hits_key] -= 1
+        if ask:
+            self.next_casualty(battle)
+
+    def after_round(self, battle: dict[str, Any]) -> None:
+        where = battle["where"]
+        if self.side_units(where, True) and self.side_units(where, False) and self.retreats(battle):
+            battle["stage"] = "retreat"
+            return
+        if self.side_units(where, True) and self.side_units(where, False):
+            self.start_round(battle)
+            return
+        self.finish_battle(battle)
+
+    def retreats(self, battle: dict[str, Any]) -> list[str]:
+        """Where the attacker may retreat: a friendly territory (or enemy-free sea zone) it came from."""
+        power = self.power
+        result = []
+        for origin in battle["origins"]:
+            if self.is_sea(origin):
+                if not self.enemy_units(power, origin, combat_only=True):
+                    result.append(origin)
+            elif self.friendly(power, self.owner(origin)):
+                result.append(origin)
+        return result
+
+    def retreat(self, battle: dict[str, Any], to: str) -> None:
+        """Every attacking unit leaves for ``to``; land and sea units have no moves left."""
+        where = battle["where"]
+        for stack, _, unit, damage, n in self.side_units(where, True):
+            _, _, moves, _ = split(stack)
+            if self.stats[unit].domain == "land" and self.is_sea(to):
+                continue
+            left = moves if self.stats[unit].domain == "air" else 0
+            self.add(where, stack, -n)
+            self.add(to, key(self.power, unit, left, damage), n)
+        self.log(f"retreats from {where} to {to}")
+        self.d["battle"] = None
+
+    def finish_battle(self, battle: dict[str, Any]) -> None:
+        """Capture (Revised: land units must survive; aircraft alone cannot take a territory)."""
+        where = battle["where"]
+        attackers = self.side_units(where, True)
+        defenders = self.side_units(where, False)
+        self.d["battle"] = None
+        if self.is_sea(where):
+            self.sink_homeless_aircraft(where)
+            return
+        if not defenders and any(self.stats[u].domain == "land" for _, _, u, _, _ in attackers):
+            self.capture(where, self.power)
+        self.log(f"battle at {where} ends")
+
+    def sink_homeless_aircraft(self, zone: str) -> None:
+        """Defending aircraft at sea beyond their side's carrier room are lost after a sea battle."""
+        rooms: dict[str, int] = {}
+        for stack, n in self.stacks(zone):
+            owner, unit, _, _ = split(stack)
+            ally = self.alliance(owner)
+            rooms[ally] = rooms.get(ally, 0) + n * self.stats[unit].carrier_capacity
+        for stack, n in self.stacks(zone):
+            owner, unit, _, _ = split(stack)
+            if self.stats[unit].domain != "air" or owner == self.power:
+                continue
+            ally = self.alliance(owner)
+            fits = min(n, max(0, rooms[ally]))
+            rooms[ally] -= fits
+            if n - fits:
+                self.add(zone, stack, fits - n)
+
+    def capture(self, where: str, captor: str) -> None:
+        """Take a territory: liberation to its original owner if that power's capital is in
+        friendly hands, capture of a capital takes the owner's IPCs, factories and AA guns change sides."""
+        previous = self.owner(where)
+        territory = self.module.territories[where]
+        original = territory.original_owner
+        new = captor
+        if original is not None and original != captor and self.friendly(captor, original) and self.capital_held(original):
+            new = original
+        self.d["owner"][where] = new
+        if where not in self.d["conquered"]:
+            self.d["conquered"].append(where)
+        for stack, n in self.stacks(where):
+            owner, unit, moves, damage = split(stack)
+            if not self.friendly(captor, owner) and not self.stats[unit].combat:
+                self.add(where, stack, -n)
+                self.add(where, key(new, unit, 0 if new == self.power else self.stats[unit].movement, damage), n)
+        if previous is not None and territory.capital == previous and not self.friendly(captor, previous):
+            taken = self.profile.plunder(self.d["bank"][previous])
+            self.d["bank"][previous] -= taken
+            self.d["bank"][captor] += taken
+            self.log(f"captures {where}, the capital of {previous}, and takes {taken} IPCs")
+        else:
+            self.log(f"takes {where}")
+
+
+def new_game(profile: Profile, max_rounds: int) -> AAGame:
+    """The position at the start: owners, units and IPCs of the module's setup; first power to move."""
+    module = profile.module
+    data: dict[str, Any] = {
+        "round": 1,
+        "turn": 0,
+        "phase": "purchase",
+        "owner": {t.id: t.original_owner for t in module.territories.values() if t.type.value == "land"},
+        "units": {},
+        "bank": {p.id: p.starting_ipcs for p in module.turn_order()},
+        "purchased": {},
+        "placed": {},
+        "battles": [],
+        "origins": {},
+        "battle": None,
+        "conquered": [],
+        "start_factories": [],
+        "max_rounds": max_rounds,
+        "result": None,
+        "log": [],
+    }
+    game = AAGame(profile, data)
+    for placement in module.setup:
+        stack = key(placement.power, placement.type, profile.stats[placement.type].movement)
+        game.add(placement.territory, stack, placement.count)
+    game.start_turn()
+    return game
+
+
+def unit_total(game: AAGame, power: str | None = None) -> dict[str, int]:
+    """Units of each type on the board (of one power, or of all)."""
+    totals: dict[str, int] = {}
+    for here in game.d["units"].values():
+        for stack, n in here.items():
+            owner, unit, _, _ = split(stack)
+            if power is None or owner == power:
+                totals[unit] = totals.get(unit, 0) + n
+    return totals
+
+
+def iter_units(game: AAGame) -> Iterable[tuple[str, str, str, int, int, int]]:
+    """``(where, power, type, moves, damage, count)`` of every stack on the board."""
+    for where, here in sorted(game.d["units"].items()):
+        for stack, n in sorted(here.items()):
+            owner, unit, moves, damage = split(stack)
+            yield where, owner, unit, moves, damage, n
+
+
