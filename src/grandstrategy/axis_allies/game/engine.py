@@ -90,7 +90,8 @@ class AAGame(GameState):
     @property
     def power(self) -> str:
         """The power whose turn it is."""
-        return self.order[self.d["turn"]]
+        turn: int = self.d["turn"]
+        return self.order[turn]
 
     def alliance(self, power: str) -> str:
         return self.module.powers[power].alliance
@@ -102,10 +103,13 @@ class AAGame(GameState):
         return self.module.is_sea(where)
 
     def units(self, where: str) -> dict[str, int]:
-        return self.d["units"].setdefault(where, {})
+        """The stacks at ``where`` (read only: change them through :meth:`add`)."""
+        here: dict[str, int] = self.d["units"].get(where, {})
+        return here
 
     def add(self, where: str, stack: str, count: int = 1) -> None:
-        here = self.units(where)
+        """Add ``count`` units (negative: remove) to a stack; empty stacks and places vanish."""
+        here = self.d["units"].setdefault(where, {})
         here[stack] = here.get(stack, 0) + count
         if here[stack] <= 0:
             del here[stack]
@@ -135,7 +139,9 @@ class AAGame(GameState):
         return sum(
             1
             for t in self.module.territories.values()
-            if t.victory_city and self.owner(t.id) is not None and self.alliance(self.owner(t.id) or "") == alliance
+            if t.victory_city
+            and self.owner(t.id) is not None
+            and self.alliance(self.owner(t.id) or "") == alliance
         )
 
     def capital_held(self, power: str) -> bool:
@@ -213,6 +219,55 @@ class AAGame(GameState):
         """Everything in Axis & Allies is open information: every seat sees the whole state."""
         return self.to_json()
 
+    # ---- what the play layer asks (grandstrategy.play.games) ---------------------------------
+
+    def play_groups(self) -> dict[str, list[str]]:
+        """The alliances, each with its powers in turn order (a SEATS text may name them)."""
+        groups: dict[str, list[str]] = {}
+        for power in self.order:
+            groups.setdefault(self.alliance(power), []).append(power)
+        return groups
+
+    def play_problems(self) -> list[str]:
+        """Broken invariants of the position (see :mod:`.invariants`)."""
+        from grandstrategy.axis_allies.game.invariants import problems
+
+        return problems(self)
+
+    def play_outcome(self) -> tuple[str | None, dict[str, int], int, str | None]:
+        """``(winning alliance, victory cities per alliance, rounds, how it ended)``."""
+        result = self.d["result"]
+        vcs = {alliance: self.vcs(alliance) for alliance in self.play_groups()}
+        if result is None:
+            return None, vcs, self.d["round"], None
+        return result["winner"], vcs, result["round"], result["how"]
+
+    def play_log(self) -> list[str]:
+        """The recent public events, oldest first."""
+        return list(self.d["log"])
+
+    def play_value(self, seat: str) -> float:
+        """How good the position looks for ``seat``'s alliance, from open information: victory
+        cities weigh most (they decide the game), then income, then the IPC value of the units
+        on the board and in the banks; a finished game is worth +-40."""
+        mine = self.alliance(seat)
+        score = {alliance: 0.0 for alliance in self.play_groups()}
+        for t in self.module.territories.values():
+            owner = self.owner(t.id) if t.type.value == "land" else None
+            if owner is not None:
+                score[self.alliance(owner)] += 0.3 * (t.ipc or 0) + (2.0 if t.victory_city else 0.0)
+        for here in self.d["units"].values():
+            for stack, n in here.items():
+                owner, unit, _, _ = split(stack)
+                score[self.alliance(owner)] += 0.05 * n * self.stats[unit].cost
+        for power, bank in self.d["bank"].items():
+            score[self.alliance(power)] += 0.04 * bank
+        value = score[mine] - sum(v for a, v in score.items() if a != mine)
+        result = self.d["result"]
+        if result is not None and result["winner"] is not None:
+            value += 40.0 if result["winner"] == mine else -40.0
+        return value
+
     # ---- the options of the open decision ----------------------------------------------------
 
     def options(self) -> list[str]:
@@ -226,9 +281,12 @@ class AAGame(GameState):
                 return ["press attack", *(f"retreat to {t}" for t in self.retreats(battle))]
         if phase == "purchase":
             left = self.d["bank"][self.power]
-            return [f"buy {u}" for u in self.profile.purchasable() if self.profile.unit_cost(u) <= left] + ["done"]
+            return [
+                *(f"buy {u}" for u in self.profile.purchasable() if self.profile.unit_cost(u) <= left),
+                "done",
+            ]
         if phase in ("combat-move", "noncombat-move"):
-            return self.move_options(combat=phase == "combat-move") + ["done"]
+            return [*self.move_options(combat=phase == "combat-move"), "done"]
         if phase == "combat":
             return [f"fight {t}" for t in sorted(self.d["battles"])]
         if phase == "mobilize":
@@ -328,7 +386,7 @@ class AAGame(GameState):
         repair = self.profile.repairs_at_end_of_turn()
         for where in list(self.d["units"]):
             for stack, n in list(self.units(where).items()):
-                owner, unit, moves, damage = split(stack)
+                owner, unit, _, damage = split(stack)
                 if owner != power:
                     continue
                 fresh = key(owner, unit, self.stats[unit].movement, 0 if repair else damage)
@@ -341,7 +399,11 @@ class AAGame(GameState):
         for alliance in sorted({self.alliance(p) for p in self.order}):
             held = self.vcs(alliance)
             if held >= self.profile.victory_cities_needed(alliance):
-                self.d["result"] = {"winner": alliance, "how": f"{held} victory cities", "round": self.d["round"]}
+                self.d["result"] = {
+                    "winner": alliance,
+                    "how": f"{held} victory cities",
+                    "round": self.d["round"],
+                }
                 return
         limit = self.d["max_rounds"]
         if limit and self.d["round"] >= limit:
@@ -446,9 +508,9 @@ class AAGame(GameState):
     def canal_open(self, a: str, b: str) -> bool:
         """Ships pass between a canal's sea zones only if their side holds its land (module canals)."""
         for canal in self.module.canals.values():
-            if a in canal.sea_zones and b in canal.sea_zones:
-                if not all(self.friendly(self.power, self.owner(t)) for t in canal.controlled_by):
-                    return False
+            crosses = a in canal.sea_zones and b in canal.sea_zones
+            if crosses and not all(self.friendly(self.power, self.owner(t)) for t in canal.controlled_by):
+                return False
         return True
 
     def air_targets(self, where: str, moves: int, *, combat: bool) -> list[str]:
@@ -457,7 +519,9 @@ class AAGame(GameState):
         power = self.power
 
         def neighbours(t: str) -> list[str]:
-            return [n for n in self.module.territories[t].neighbours if not self.module.territories[n].impassable]
+            return [
+                n for n in self.module.territories[t].neighbours if not self.module.territories[n].impassable
+            ]
 
         reach = bfs_distances([where], neighbours)
         result = []
@@ -504,9 +568,13 @@ class AAGame(GameState):
                 left = moves - distance
             else:
                 left = moves - 1
-            attack = self.enemy_units(power, target) > 0 or (stats.domain == "land" and self.hostile_land(power, target))
+            attack = self.enemy_units(power, target) > 0 or (
+                stats.domain == "land" and self.hostile_land(power, target)
+            )
             if combat and attack and stats.domain != "air":
-                if stats.blitz and not self.enemy_units(power, target, combat_only=False) - self.factories(target):
+                if stats.blitz and not self.enemy_units(power, target, combat_only=False) - self.factories(
+                    target
+                ):
                     self.capture(target, power)  # Revised: armour blitzes through empty enemy land
                 else:
                     left = 0
@@ -527,7 +595,9 @@ class AAGame(GameState):
 
     def air_distance(self, origin: str, target: str) -> int:
         def neighbours(t: str) -> list[str]:
-            return [n for n in self.module.territories[t].neighbours if not self.module.territories[n].impassable]
+            return [
+                n for n in self.module.territories[t].neighbours if not self.module.territories[n].impassable
+            ]
 
         return bfs_distances([origin], neighbours)[target]
 
@@ -565,7 +635,7 @@ class AAGame(GameState):
     def open_battle(self, where: str) -> None:
         self.d["battles"].remove(where)
         attacker = self.power
-        battle = {
+        battle: dict[str, Any] = {
             "where": where,
             "attacker": attacker,
             "round": 0,
@@ -607,14 +677,14 @@ class AAGame(GameState):
                 counts[p] = counts.get(p, 0) + n
         return max(sorted(counts), key=lambda p: counts[p]) if counts else self.power
 
-    def side_units(self, where: str, attacker: bool) -> list[tuple[str, str, int, int, int]]:
+    def side_units(self, where: str, attacker: bool) -> list[tuple[str, str, str, int, int]]:
         """``(stack, power, type, damage, count)`` of one side's combat units in the battle."""
         result = []
         for stack, n in self.stacks(where):
             owner, unit, _, damage = split(stack)
-            if (owner == self.power) == attacker and self.stats[unit].combat:
-                if attacker or not self.friendly(self.power, owner):
-                    result.append((stack, owner, unit, damage, n))
+            mine = owner == self.power
+            if self.stats[unit].combat and (mine if attacker else not self.friendly(self.power, owner)):
+                result.append((stack, owner, unit, damage, n))
         return result
 
     def start_round(self, battle: dict[str, Any]) -> None:
@@ -666,7 +736,7 @@ class AAGame(GameState):
                 self.add(where, stack, -take)
                 count -= take
 
-    def hit_points(self, side: list[tuple[str, str, int, int, int]]) -> int:
+    def hit_points(self, side: list[tuple[str, str, str, int, int]]) -> int:
         return sum((self.stats[u].hit_points - d) * n for _, _, u, d, n in side)
 
     def next_casualty(self, battle: dict[str, Any]) -> None:
@@ -794,16 +864,23 @@ class AAGame(GameState):
         territory = self.module.territories[where]
         original = territory.original_owner
         new = captor
-        if original is not None and original != captor and self.friendly(captor, original) and self.capital_held(original):
+        if (
+            original is not None
+            and original != captor
+            and self.friendly(captor, original)
+            and self.capital_held(original)
+        ):
             new = original
         self.d["owner"][where] = new
         if where not in self.d["conquered"]:
             self.d["conquered"].append(where)
         for stack, n in self.stacks(where):
-            owner, unit, moves, damage = split(stack)
+            owner, unit, _, damage = split(stack)
             if not self.friendly(captor, owner) and not self.stats[unit].combat:
                 self.add(where, stack, -n)
-                self.add(where, key(new, unit, 0 if new == self.power else self.stats[unit].movement, damage), n)
+                self.add(
+                    where, key(new, unit, 0 if new == self.power else self.stats[unit].movement, damage), n
+                )
         if previous is not None and territory.capital == previous and not self.friendly(captor, previous):
             taken = self.profile.plunder(self.d["bank"][previous])
             self.d["bank"][previous] -= taken
@@ -859,5 +936,3 @@ def iter_units(game: AAGame) -> Iterable[tuple[str, str, str, int, int, int]]:
         for stack, n in sorted(here.items()):
             owner, unit, moves, damage = split(stack)
             yield where, owner, unit, moves, damage, n
-
-

@@ -51,7 +51,9 @@ class AARuleSet:
             raise UserInputError(f"option scenario must be '1942' (the Revised start), not {scenario!r}")
         rounds: Any = options.get("max_rounds", self.profile.default_max_rounds)
         if isinstance(rounds, bool) or not isinstance(rounds, int) or not 0 <= rounds <= MAX_ROUNDS_LIMIT:
-            raise UserInputError(f"option max_rounds must be a whole number 0..{MAX_ROUNDS_LIMIT}, not {rounds!r}")
+            raise UserInputError(
+                f"option max_rounds must be a whole number 0..{MAX_ROUNDS_LIMIT}, not {rounds!r}"
+            )
         return new_game(self.profile, rounds)
 
     def parse_action(self, text: str) -> Action:

@@ -1,0 +1,167 @@
+"""Movement and combat of A&A Revised through the engine, with forced dice."""
+
+from __future__ import annotations
+
+from tests.axis_allies.game_helpers import at, choose, fresh, options, put, roll
+
+from grandstrategy.axis_allies.game.engine import key
+
+
+def test_land_battle_with_artillery_support_and_casualty_choice() -> None:
+    game = fresh()
+    at(game, "russians", "combat-move")
+    put(game, "caucasus", ("russians", "infantry", 2), ("russians", "artillery", 1))
+    put(game, "ukraine-ssr", ("germans", "infantry", 2))
+    choose(game, "russians", "move 2 infantry caucasus -> ukraine-ssr")
+    choose(game, "russians", "move 1 artillery caucasus -> ukraine-ssr")
+    choose(game, "russians", "done")
+    assert options(game) == ["fight ukraine-ssr"]
+    choose(game, "russians", "fight ukraine-ssr")
+    # Attack: artillery on 2, one infantry supported on 2, the other on 1; defence: infantry on 2.
+    labels = roll(game, 2, 2, 2, 1, 6)
+    assert [label.split(" hits on ")[1][0] for label in labels] == ["2", "2", "1", "2", "2"]
+    assert "artillery" in labels[0] and "infantry" in labels[1] and "infantry" in labels[3]
+    # 2 hits on 2 defending infantry: both lost without a choice; 1 hit on the attacker: Russia picks.
+    assert game.to_act() == "russians"
+    assert options(game) == ["lose russians artillery", "lose russians infantry"]
+    choose(game, "russians", "lose russians infantry")
+    assert game.owner("ukraine-ssr") == "russians"
+    assert game.units("ukraine-ssr") == {
+        key("russians", "infantry", 0): 1,
+        key("russians", "artillery", 0): 1,
+    }
+    assert "ukraine-ssr" in game.d["conquered"]
+    assert game.d["phase"] == "noncombat-move"
+
+
+def test_unsupported_infantry_attacks_on_one() -> None:
+    game = fresh()
+    at(game, "russians", "combat-move")
+    put(game, "caucasus", ("russians", "infantry", 1))
+    put(game, "ukraine-ssr", ("germans", "infantry", 1))
+    choose(game, "russians", "move 1 infantry caucasus -> ukraine-ssr")
+    choose(game, "russians", "done")
+    choose(game, "russians", "fight ukraine-ssr")
+    assert game.chance_node().label.endswith("hits on 1 or less")
+    roll(game, 2, 6)  # the attacker misses with a 2, the defender misses
+    assert game.d["battle"]["stage"] == "retreat"
+    assert options(game) == ["press attack", "retreat to caucasus"]
+    choose(game, "russians", "retreat to caucasus")
+    assert game.owner("ukraine-ssr") == "germans"
+    assert game.units("caucasus") == {key("russians", "infantry", 0): 1}
+
+
+def test_defender_chooses_its_own_casualties() -> None:
+    game = fresh()
+    at(game, "russians", "combat-move")
+    put(game, "caucasus", ("russians", "armour", 1))
+    put(game, "ukraine-ssr", ("germans", "infantry", 1), ("germans", "armour", 1))
+    choose(game, "russians", "move 1 armour caucasus -> ukraine-ssr")
+    choose(game, "russians", "done")
+    choose(game, "russians", "fight ukraine-ssr")
+    roll(game, 3, 6, 6)  # the armour hits on 3; both defenders miss
+    assert game.to_act() == "germans"
+    assert options(game) == ["lose germans armour", "lose germans infantry"]
+    choose(game, "germans", "lose germans infantry")
+    assert game.units("ukraine-ssr")[key("germans", "armour", 2)] == 1
+
+
+def test_aa_gun_fires_at_each_attacking_aircraft_first() -> None:
+    game = fresh()
+    at(game, "germans", "combat-move")
+    put(game, "ukraine-ssr", ("germans", "fighter", 2))
+    put(game, "caucasus", ("russians", "infantry", 1), ("russians", "aagun", 1), ("russians", "factory", 1))
+    choose(game, "germans", "move 2 fighter ukraine-ssr -> caucasus")
+    choose(game, "germans", "done")
+    choose(game, "germans", "fight caucasus")
+    labels = roll(game, 1, 4)  # AA: one fighter down on a 1, the other survives
+    assert all("hits on 1 or less" in label for label in labels)
+    # One fighter (attack 3) against one infantry (defence 2).
+    roll(game, 3, 5)
+    assert game.owner("caucasus") == "russians"  # aircraft alone cannot take a territory
+    assert game.units("caucasus").get(key("germans", "fighter", 3)) == 1
+    assert key("russians", "infantry", 1) not in game.units("caucasus")
+
+
+def test_armour_blitzes_through_empty_enemy_territory() -> None:
+    game = fresh()
+    at(game, "germans", "combat-move")
+    game.d["owner"]["west-russia"] = "russians"
+    put(game, "west-russia")
+    put(game, "belorussia", ("germans", "armour", 1))
+    choose(game, "germans", "move 1 armour belorussia -> west-russia")
+    assert game.owner("west-russia") == "germans"
+    assert game.units("west-russia") == {key("germans", "armour", 1): 1}
+    assert "west-russia" not in game.d["battles"]
+
+
+def test_infantry_entering_empty_enemy_territory_takes_it_in_combat() -> None:
+    game = fresh()
+    at(game, "germans", "combat-move")
+    game.d["owner"]["west-russia"] = "russians"
+    put(game, "west-russia")
+    put(game, "belorussia", ("germans", "infantry", 1))
+    choose(game, "germans", "move 1 infantry belorussia -> west-russia")
+    assert game.owner("west-russia") == "russians"
+    choose(game, "germans", "done")
+    choose(game, "germans", "fight west-russia")
+    assert game.owner("west-russia") == "germans"
+
+
+def test_capturing_a_capital_takes_the_bank_and_the_factory() -> None:
+    game = fresh()
+    at(game, "germans", "combat-move")
+    put(game, "west-russia", ("germans", "armour", 2))
+    put(game, "russia", ("russians", "infantry", 1), ("russians", "factory", 1), ("russians", "aagun", 1))
+    banks = dict(game.d["bank"])
+    choose(game, "germans", "move 2 armour west-russia -> russia")
+    choose(game, "germans", "done")
+    choose(game, "germans", "fight russia")
+    roll(game, 3, 1, 6)  # armour hit on 3 and 1; the infantry misses
+    assert game.owner("russia") == "germans"
+    assert game.d["bank"]["russians"] == 0
+    assert game.d["bank"]["germans"] == banks["germans"] + banks["russians"]
+    assert game.units("russia") == {
+        key("germans", "armour", 0): 2,
+        key("germans", "factory", 0): 1,
+        key("germans", "aagun", 0): 1,
+    }
+    assert "russia" not in game.d["start_factories"]  # a factory taken this turn does not mobilize
+
+
+def test_liberated_territory_returns_to_its_original_owner() -> None:
+    game = fresh()
+    at(game, "british", "combat-move")
+    game.d["owner"]["caucasus"] = "germans"
+    put(game, "caucasus")
+    put(game, "persia", ("british", "infantry", 1))
+    choose(game, "british", "move 1 infantry persia -> caucasus")
+    choose(game, "british", "done")
+    choose(game, "british", "fight caucasus")
+    assert game.owner("caucasus") == "russians"
+
+
+def test_battleship_takes_two_hits() -> None:
+    game = fresh()
+    at(game, "british", "combat-move")
+    put(game, "sz-6", ("british", "destroyer", 1), ("british", "submarine", 1))
+    put(game, "sz-5", ("germans", "battleship", 1))
+    choose(game, "british", "move 1 destroyer sz-6 -> sz-5")
+    choose(game, "british", "move 1 submarine sz-6 -> sz-5")
+    choose(game, "british", "done")
+    choose(game, "british", "fight sz-5")
+    roll(game, 3, 6, 6)  # destroyer hits, the submarine misses, the battleship misses
+    assert options(game) == ["damage germans battleship", "lose germans battleship"]
+    choose(game, "germans", "damage germans battleship")
+    assert game.units("sz-5") == {
+        key("germans", "battleship", 2, 1): 1,
+        **{key("british", "destroyer", 0): 1, key("british", "submarine", 0): 1},
+    }
+
+
+def test_aircraft_that_cannot_land_are_lost() -> None:
+    game = fresh()
+    at(game, "germans", "noncombat-move")
+    put(game, "sz-5", ("germans", "fighter", 1))
+    choose(game, "germans", "done")
+    assert "sz-5" not in game.d["units"]
