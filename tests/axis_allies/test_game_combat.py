@@ -165,3 +165,49 @@ def test_aircraft_that_cannot_land_are_lost() -> None:
     put(game, "sz-5", ("germans", "fighter", 1))
     choose(game, "germans", "done")
     assert "sz-5" not in game.d["units"]
+
+
+def test_transport_carries_land_units_to_an_amphibious_assault() -> None:
+    game = fresh()
+    at(game, "british", "combat-move")
+    put(
+        game,
+        "united-kingdom",
+        ("british", "infantry", 1),
+        ("british", "armour", 1),
+        ("british", "infantry", 2),
+    )
+    put(game, "sz-7", ("british", "transport", 1))
+    put(game, "sz-6")
+    put(game, "western-europe", ("germans", "infantry", 1))
+    choose(game, "british", "move 1 armour united-kingdom -> sz-7")
+    # A transport holds 5: armour (3) and one infantry (2); a second infantry does not fit.
+    assert "move 1 infantry united-kingdom -> sz-7" in options(game)
+    assert "move 3 infantry united-kingdom -> sz-7" not in options(game)
+    choose(game, "british", "move 1 infantry united-kingdom -> sz-7")
+    assert not any(o.startswith("move 1 infantry united-kingdom -> sz-7") for o in options(game))
+    choose(game, "british", "move 1 transport sz-7 -> sz-6")
+    assert game.units("sz-6") == {
+        key("british", "transport", 1): 1,
+        key("british", "armour", 2): 1,
+        key("british", "infantry", 1): 1,
+    }
+    choose(game, "british", "move 1 armour sz-6 -> western-europe")
+    choose(game, "british", "move 1 infantry sz-6 -> western-europe")
+    choose(game, "british", "done")
+    choose(game, "british", "fight western-europe")
+    roll(game, 3, 6, 6)  # armour hits; infantry misses; the German infantry misses
+    assert game.owner("western-europe") == "british"
+    assert game.units("western-europe") == {key("british", "armour", 0): 1, key("british", "infantry", 0): 1}
+
+
+def test_cargo_sinks_with_its_transport() -> None:
+    game = fresh()
+    at(game, "germans", "combat-move")
+    put(game, "sz-5", ("germans", "destroyer", 1))
+    put(game, "sz-6", ("british", "transport", 1), ("british", "infantry", 2))
+    choose(game, "germans", "move 1 destroyer sz-5 -> sz-6")
+    choose(game, "germans", "done")
+    choose(game, "germans", "fight sz-6")
+    roll(game, 1, 6)  # the destroyer sinks the transport, which misses
+    assert "sz-6" not in game.d["units"] or not any("british" in s for s in game.units("sz-6"))

@@ -62,7 +62,8 @@ def test_play_layer_knows_the_alliances_and_the_outcome() -> None:
 def test_invariant_check_catches_a_broken_position() -> None:
     state = AA_REVISED.new_state({})
     state.d["bank"]["germans"] = -1
-    state.add("sz-5", "germans:infantry:1:0")
+    state.d["units"].pop("sz-1", None)
+    state.add("sz-1", "germans:infantry:1:0")
     found = invariant_problems(state)
     assert "germans has a bank of -1 IPCs" in found
-    assert "germans infantry at sea in sz-5" in found
+    assert "germans has more cargo in sz-1 than its transports hold" in found

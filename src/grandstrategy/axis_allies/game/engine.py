@@ -119,13 +119,30 @@ class AAGame(GameState):
     def stacks(self, where: str) -> list[tuple[str, int]]:
         return sorted(self.d["units"].get(where, {}).items())
 
+    def fights(self, unit: str, where: str) -> bool:
+        """Whether a unit there rolls and can be hit: not a factory or AA gun, not cargo at sea."""
+        stats = self.stats[unit]
+        return stats.combat and not (stats.domain == "land" and self.is_sea(where))
+
     def enemy_units(self, power: str, where: str, *, combat_only: bool = False) -> int:
         total = 0
         for stack, n in self.d["units"].get(where, {}).items():
             owner, unit, _, _ = split(stack)
-            if not self.friendly(power, owner) and (not combat_only or self.stats[unit].combat):
+            if not self.friendly(power, owner) and (not combat_only or self.fights(unit, where)):
                 total += n
         return total
+
+    def cargo_room(self, power: str, zone: str) -> int:
+        """Free transport capacity of ``power``'s transports in ``zone`` (Revised: a transport
+        carries 5 units of transport cost; infantry cost 2, other land units 3)."""
+        room = 0
+        for stack, n in self.d["units"].get(zone, {}).items():
+            owner, unit, _, _ = split(stack)
+            if owner == power:
+                stats = self.stats[unit]
+                room += n * stats.transport_capacity if stats.domain == "sea" else 0
+                room -= n * stats.transport_cost if stats.domain == "land" else 0
+        return room
 
     def owner(self, where: str) -> str | None:
         owner: str | None = self.d["owner"].get(where)
@@ -454,9 +471,12 @@ class AAGame(GameState):
     # ---- movement ----------------------------------------------------------------------------
 
     def move_options(self, *, combat: bool) -> list[str]:
+        """``move N TYPE FROM -> TO``: one unit, or every unit of the type there that can make
+        that move (land and sea units one step at a time, aircraft a whole flight)."""
         power = self.power
         result: list[str] = []
         for where in sorted(self.d["units"]):
+            reach: dict[tuple[str, str], int] = {}  # (type, target) -> units able to go there
             for stack, n in self.stacks(where):
                 owner, unit, moves, damage = split(stack)
                 if owner != power or moves <= 0 or damage:
@@ -471,9 +491,15 @@ class AAGame(GameState):
                 else:
                     continue
                 for target in targets:
-                    result.append(f"move 1 {unit} {where} -> {target}")
-                    if n > 1:
-                        result.append(f"move {n} {unit} {where} -> {target}")
+                    reach[unit, target] = reach.get((unit, target), 0) + n
+            for (unit, target), n in sorted(reach.items()):
+                stats = self.stats[unit]
+                counts = [1, n] if n > 1 else [1]
+                if stats.transport_capacity:
+                    counts = [c for c in counts if self.carry_plan(where, c) is not None]
+                if stats.domain == "land" and self.is_sea(target):  # boarding: as many as fit
+                    counts = [c for c in counts if c * stats.transport_cost <= self.cargo_room(power, target)]
+                result.extend(f"move {c} {unit} {where} -> {target}" for c in counts)
         return result
 
     def land_targets(self, where: str, unit: str, *, combat: bool) -> list[str]:
@@ -481,8 +507,15 @@ class AAGame(GameState):
         if where in self.d["battles"]:
             return []
         result = []
+        cost = self.stats[unit].transport_cost
         for other in self.module.territories[where].neighbours:
             t = self.module.territories[other]
+            if t.type.value == "sea" and not self.is_sea(where):
+                # Loading onto the power's own transports, in a sea zone free of enemy warships.
+                free = other not in self.d["battles"] and not self.enemy_units(power, other, combat_only=True)
+                if free and cost and self.cargo_room(power, other) >= cost:
+                    result.append(other)
+                continue
             if t.type.value != "land" or t.impassable:
                 continue
             if self.hostile_land(power, other):
@@ -558,23 +591,27 @@ class AAGame(GameState):
         power = self.power
         stats = self.stats[unit]
         moved = 0
+        aboard = self.carry_plan(origin, count) if stats.transport_capacity else []
+        distance = self.air_distance(origin, target) if stats.domain == "air" else 1
         for stack, n in self.stacks(origin):
             owner, kind, moves, damage = split(stack)
-            if owner != power or kind != unit or moves <= 0 or damage:
+            if owner != power or kind != unit or moves < distance or damage:
                 continue
             take = min(n, count - moved)
             if stats.domain == "air":
-                distance = self.air_distance(origin, target)
                 left = moves - distance
+            elif stats.domain == "land" and self.is_sea(target):
+                left = moves  # boarding costs no movement; the unit moves with its transport
+            elif stats.domain == "land" and self.is_sea(origin):
+                left = 0  # unloading ends the unit's move (Revised)
             else:
                 left = moves - 1
             attack = self.enemy_units(power, target) > 0 or (
                 stats.domain == "land" and self.hostile_land(power, target)
             )
             if combat and attack and stats.domain != "air":
-                if stats.blitz and not self.enemy_units(power, target, combat_only=False) - self.factories(
-                    target
-                ):
+                empty = not self.enemy_units(power, target) - self.factories(target)
+                if stats.blitz and left > 0 and empty:
                     self.capture(target, power)  # Revised: armour blitzes through empty enemy land
                 else:
                     left = 0
@@ -583,12 +620,43 @@ class AAGame(GameState):
             moved += take
             if moved >= count:
                 break
+        for stack in aboard or []:
+            self.add(origin, stack, -1)
+            self.add(target, stack)
         if combat and (self.enemy_units(power, target) or self.hostile_land(power, target)):
             if target not in self.d["battles"]:
                 self.d["battles"].append(target)
             origins = self.d["origins"].setdefault(target, [])
-            if stats.domain != "air" and origin not in origins:
-                origins.append(origin)  # retreats go back where land or sea units came from
+            if stats.domain != "air" and origin not in origins and self.is_sea(origin) == self.is_sea(target):
+                origins.append(origin)  # retreats go back where units came from (not amphibious)
+
+    def cargo(self, zone: str, power: str) -> list[str]:
+        """The power's land units aboard transports in ``zone``, one stack key per unit, the
+        costliest first (the order in which moving transports take them along)."""
+        units = []
+        for stack, n in self.stacks(zone):
+            owner, unit, _, _ = split(stack)
+            if owner == power and self.stats[unit].domain == "land":
+                units.extend([stack] * n)
+        return sorted(units, key=lambda s: (-self.stats[split(s)[1]].transport_cost, s))
+
+    def carry_plan(self, zone: str, count: int) -> list[str] | None:
+        """The cargo that ``count`` departing transports take along: the costliest units first,
+        until what stays behind fits the transports that stay; ``None`` if that cannot be done."""
+        power = self.power
+        each = max((self.stats[split(s)[1]].transport_capacity for s, _ in self.stacks(zone)), default=0)
+        capacity = count * each
+        short = -(self.cargo_room(power, zone) - capacity)  # cargo cost the staying transports cannot hold
+        taken: list[str] = []
+        for stack in self.cargo(zone, power):
+            if short <= 0:
+                break
+            cost = self.stats[split(stack)[1]].transport_cost
+            if cost <= capacity:
+                capacity -= cost
+                short -= cost
+                taken.append(stack)
+        return taken if short <= 0 else None
 
     def factories(self, where: str) -> int:
         return sum(n for s, n in self.d["units"].get(where, {}).items() if self.stats[split(s)[1]].factory)
@@ -683,7 +751,7 @@ class AAGame(GameState):
         for stack, n in self.stacks(where):
             owner, unit, _, damage = split(stack)
             mine = owner == self.power
-            if self.stats[unit].combat and (mine if attacker else not self.friendly(self.power, owner)):
+            if self.fights(unit, where) and (mine if attacker else not self.friendly(self.power, owner)):
                 result.append((stack, owner, unit, damage, n))
         return result
 
@@ -750,6 +818,8 @@ class AAGame(GameState):
             if owed > 0 and owed >= self.hit_points(side):
                 for stack, _, _, _, n in side:
                     self.add(battle["where"], stack, -n)
+                if self.is_sea(battle["where"]):
+                    self.drop_cargo(battle["where"])
                 owed = 0
             if owed > 0 and len(self.casualty_options(battle)) == 1:
                 self.take_casualty(battle, self.casualty_options(battle)[0].split(), ask=False)
@@ -789,6 +859,8 @@ class AAGame(GameState):
             break
         hits_key = "defender" if attacker else "attacker"
         battle["hits"][hits_key] -= 1
+        if self.is_sea(where):
+            self.drop_cargo(where)
         if ask:
             self.next_casualty(battle)
 
@@ -817,11 +889,13 @@ class AAGame(GameState):
     def retreat(self, battle: dict[str, Any], to: str) -> None:
         """Every attacking unit leaves for ``to``; land and sea units have no moves left."""
         where = battle["where"]
-        for stack, _, unit, damage, n in self.side_units(where, True):
+        leaving = [(stack, unit, damage, n) for stack, _, unit, damage, n in self.side_units(where, True)]
+        if self.is_sea(where):  # cargo goes with its transports
+            leaving += [(s, split(s)[1], 0, 1) for s in self.cargo(where, self.power)]
+        for stack, unit, damage, n in leaving:
             _, _, moves, _ = split(stack)
-            if self.stats[unit].domain == "land" and self.is_sea(to):
-                continue
-            left = moves if self.stats[unit].domain == "air" else 0
+            domain = self.stats[unit].domain
+            left = moves if domain == "air" or (domain == "land" and self.is_sea(where)) else 0
             self.add(where, stack, -n)
             self.add(to, key(self.power, unit, left, damage), n)
         self.log(f"retreats from {where} to {to}")
@@ -835,6 +909,7 @@ class AAGame(GameState):
         self.d["battle"] = None
         if self.is_sea(where):
             self.sink_homeless_aircraft(where)
+            self.drop_cargo(where)
             return
         if not defenders and any(self.stats[u].domain == "land" for _, _, u, _, _ in attackers):
             self.capture(where, self.power)
@@ -856,6 +931,14 @@ class AAGame(GameState):
             rooms[ally] -= fits
             if n - fits:
                 self.add(zone, stack, fits - n)
+
+    def drop_cargo(self, zone: str) -> None:
+        """Cargo whose transports were sunk goes down with them (the cheapest kept aboard first)."""
+        for power in self.order:
+            for stack in reversed(self.cargo(zone, power)):
+                if self.cargo_room(power, zone) >= 0:
+                    break
+                self.add(zone, stack, -1)
 
     def capture(self, where: str, captor: str) -> None:
         """Take a territory: liberation to its original owner if that power's capital is in

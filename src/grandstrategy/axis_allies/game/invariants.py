@@ -34,7 +34,7 @@ def problems(game: AAGame) -> list[str]:
         if not 0 <= damage < s.hit_points:
             found.append(f"{where}: {power} {unit} with {damage} damage")
         sea = game.is_sea(where)
-        if sea and s.domain in ("land", "structure"):
+        if sea and (s.domain == "structure" or (s.domain == "land" and not s.transport_cost)):
             found.append(f"{power} {unit} at sea in {where}")
         if not sea and s.domain == "sea":
             found.append(f"{power} {unit} on land in {where}")
@@ -45,6 +45,11 @@ def problems(game: AAGame) -> list[str]:
         if not sea and s.combat:
             land_sides.setdefault(where, set()).add(game.alliance(power))
     found.extend(f"{where} has {n} factories" for where, n in factories.items() if n > 1)
+    for where in d["units"]:
+        if game.is_sea(where):
+            for power in module.powers:
+                if game.cargo_room(power, where) < 0:
+                    found.append(f"{power} has more cargo in {where} than its transports hold")
     open_battles = set(d["battles"]) | ({d["battle"]["where"]} if d["battle"] else set())
     for where, sides in land_sides.items():
         if len(sides) > 1 and where not in open_battles:

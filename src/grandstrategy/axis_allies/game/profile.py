@@ -35,6 +35,8 @@ class UnitStats:
     blitz: bool
     carrier_capacity: int
     carrier_cost: int
+    transport_capacity: int
+    transport_cost: int
 
     @property
     def combat(self) -> bool:
@@ -66,6 +68,8 @@ def read_stats(module: MapModule) -> Mapping[str, UnitStats]:
             blitz=bool(s.get("canBlitz")),
             carrier_capacity=_int(s.get("carrierCapacity")),
             carrier_cost=_int(s.get("carrierCost")) if unit.domain is Domain.AIR else 0,
+            transport_capacity=_int(s.get("transportCapacity")),
+            transport_cost=_int(s.get("transportCost")),
         )
     return MappingProxyType(table)
 
