@@ -211,3 +211,22 @@ def test_cargo_sinks_with_its_transport() -> None:
     choose(game, "germans", "fight sz-6")
     roll(game, 1, 6)  # the destroyer sinks the transport, which misses
     assert "sz-6" not in game.d["units"] or not any("british" in s for s in game.units("sz-6"))
+
+
+def test_strategic_bombing_is_capped_at_the_territory_value_lhtr() -> None:
+    game = fresh()
+    at(game, "germans", "combat-move")
+    put(game, "west-russia", ("germans", "bomber", 3))
+    put(game, "russia", ("russians", "infantry", 1), ("russians", "factory", 1), ("russians", "aagun", 1))
+    bank = game.d["bank"]["russians"]
+    choose(game, "germans", "raid 3 bomber west-russia -> russia")
+    choose(game, "germans", "done")
+    assert options(game) == ["bomb russia"]
+    choose(game, "germans", "bomb russia")
+    labels = roll(game, 1, 5, 5)  # AA: one bomber down
+    assert all("AA gun fires" in label for label in labels)
+    roll(game, 6, 6)  # 12 damage rolled; Russia's IPC value (8) caps it
+    assert game.d["bank"]["russians"] == bank - 8
+    assert game.units("russia")[key("germans", "bomber", 5)] == 2
+    assert game.d["phase"] == "noncombat-move"
+    choose(game, "germans", "move 2 bomber russia -> west-russia")

@@ -205,13 +205,22 @@ class AAGame(GameState):
         battle = self.d["battle"]
         assert battle is not None and battle["dice"]
         side, unit, value = battle["dice"][0]
-        owner = battle["attacker"] if side != "defender" else "defence"
-        return ChanceNode("die", f"{battle['where']}: {owner} {unit} hits on {value} or less", _DIE.outcomes)
+        where = battle["where"]
+        if side == "aa":
+            label = f"{where}: AA gun fires at a {battle['attacker']} {unit}, hits on {value} or less"
+        elif side == "bomb":
+            label = f"{where}: {battle['attacker']} {unit} bombs the factory (damage = the die)"
+        else:
+            owner = battle["attacker"] if side != "defender" else "defence"
+            label = f"{where}: {owner} {unit} hits on {value} or less"
+        return ChanceNode("die", label, _DIE.outcomes)
 
     def apply_chance(self, outcome: str) -> None:
         battle = self.d["battle"]
         side, unit, value = battle["dice"].pop(0)
-        if int(outcome) <= value:
+        if side == "bomb":
+            battle["damage"] = battle.get("damage", 0) + int(outcome)
+        elif int(outcome) <= value:
             battle["hits"][side] = battle["hits"].get(side, 0) + 1
             if side == "aa":
                 battle["aa_hits"][unit] = battle["aa_hits"].get(unit, 0) + 1
@@ -303,9 +312,14 @@ class AAGame(GameState):
                 "done",
             ]
         if phase in ("combat-move", "noncombat-move"):
-            return [*self.move_options(combat=phase == "combat-move"), "done"]
+            combat = phase == "combat-move"
+            raids = self.raid_options() if combat else []
+            return [*self.move_options(combat=combat), *raids, "done"]
         if phase == "combat":
-            return [f"fight {t}" for t in sorted(self.d["battles"])]
+            return [
+                *(f"bomb {t}" for t in sorted(self.d["raids"])),
+                *(f"fight {t}" for t in sorted(self.d["battles"])),
+            ]
         if phase == "mobilize":
             return self.place_options()
         return ["done"]
@@ -333,6 +347,10 @@ class AAGame(GameState):
             self.move(int(words[1]), words[2], words[3], words[5], combat=phase == "combat-move")
         elif words[0] == "fight":
             self.open_battle(words[1])
+        elif words[0] == "bomb":
+            self.open_raid(words[1])
+        elif words[0] == "raid":
+            self.send_raid(int(words[1]), words[2], words[3], words[5])
         elif words[0] == "place":
             self.place(words[1], words[2], words[3] if len(words) > 3 else None)
 
@@ -344,7 +362,7 @@ class AAGame(GameState):
             if self.d["result"] is not None or self.d["battle"] is not None:
                 return
             phase = self.d["phase"]
-            if phase == "combat" and not self.d["battles"]:
+            if phase == "combat" and not self.d["battles"] and not self.d["raids"]:
                 self.end_phase()
                 continue
             if phase == "mobilize" and not self.place_options():
@@ -374,6 +392,7 @@ class AAGame(GameState):
         self.d["phase"] = "purchase"
         self.d["conquered"] = []
         self.d["placed"] = {}
+        self.d["bombed"] = {}
         self.d["start_factories"] = sorted(
             where
             for where, here in self.d["units"].items()
@@ -546,7 +565,7 @@ class AAGame(GameState):
                 return False
         return True
 
-    def air_targets(self, where: str, moves: int, *, combat: bool) -> list[str]:
+    def air_targets(self, where: str, moves: int, *, combat: bool, anywhere: bool = False) -> list[str]:
         """Air moves a whole path at once: anywhere within its moves over passable territories
         (aircraft fly over anything but the impassable neutrals)."""
         power = self.power
@@ -561,7 +580,9 @@ class AAGame(GameState):
         for target, distance in sorted(reach.items()):
             if distance == 0 or distance > moves:
                 continue
-            if combat:
+            if anywhere:
+                result.append(target)
+            elif combat:
                 if self.enemy_units(power, target, combat_only=True) or (
                     target in self.d["battles"] and self.enemy_units(power, target)
                 ):
@@ -727,6 +748,89 @@ class AAGame(GameState):
             return
         self.start_round(battle)
 
+    # ---- strategic bombing (Revised, with the LHTR 1.3 cap) ----------------------------------
+
+    def raid_options(self) -> list[str]:
+        """``raid N bomber FROM -> TO``: bombers flying to an enemy territory with a factory."""
+        power = self.power
+        result = []
+        for where in sorted(self.d["units"]):
+            reach: dict[tuple[str, str], int] = {}
+            for stack, n in self.stacks(where):
+                owner, unit, moves, _ = split(stack)
+                if owner != power or moves <= 0 or not self.stats[unit].strategic_bomber:
+                    continue
+                for target in self.air_targets(where, moves, combat=False, anywhere=True):
+                    if self.hostile_land(power, target) and self.factories(target):
+                        reach[unit, target] = reach.get((unit, target), 0) + n
+            for (unit, target), n in sorted(reach.items()):
+                result.extend(f"raid {c} {unit} {where} -> {target}" for c in ([1, n] if n > 1 else [1]))
+        return result
+
+    def send_raid(self, count: int, unit: str, origin: str, target: str) -> None:
+        """Bombers leave the board for the raid; they come back to the target after it."""
+        distance = self.air_distance(origin, target)
+        for stack, n in self.stacks(origin):
+            owner, kind, moves, damage = split(stack)
+            if owner != self.power or kind != unit or moves < distance or count <= 0:
+                continue
+            take = min(n, count)
+            count -= take
+            self.add(origin, stack, -take)
+            raiders = self.d["raids"].setdefault(target, {})
+            new = key(owner, unit, moves - distance, damage)
+            raiders[new] = raiders.get(new, 0) + take
+
+    def open_raid(self, where: str) -> None:
+        """AA fire at each raiding bomber, then each survivor rolls one die of damage."""
+        raiders = self.d["raids"].pop(where)
+        for stack, n in sorted(raiders.items()):
+            self.add(where, stack, n)
+        battle: dict[str, Any] = {
+            "where": where,
+            "attacker": self.power,
+            "raid": True,
+            "raiders": raiders,
+            "round": 0,
+            "stage": "aa",
+            "dice": [],
+            "hits": {},
+            "aa_hits": {},
+            "damage": 0,
+            "chooser": self.defence_chooser(where),
+            "origins": [],
+        }
+        self.d["battle"] = battle
+        if self.has_enemy_aa(where):
+            for stack, n in sorted(raiders.items()):
+                battle["dice"].extend([["aa", split(stack)[1], self.profile.aa_hit()]] * n)
+        if not battle["dice"]:
+            self.after_raid_dice(battle)
+
+    def after_raid_dice(self, battle: dict[str, Any]) -> None:
+        where = battle["where"]
+        if battle["stage"] == "aa":
+            for unit, hits in sorted(battle["aa_hits"].items()):
+                self.remove_units(where, battle["attacker"], unit, hits)
+                self.log(f"AA fire at {where} destroys {hits} raiding {unit}")
+            battle["stage"] = "bomb"
+            for stack, n in self.stacks(where):
+                owner, unit, _, _ = split(stack)
+                if owner == self.power and self.stats[unit].strategic_bomber and stack in battle["raiders"]:
+                    battle["dice"].extend([["bomb", unit, 6]] * min(n, battle["raiders"][stack]))
+            if battle["dice"]:
+                return
+        owner = self.owner(where) or ""
+        cap = self.profile.bombing_cap(self.module.territories[where].ipc or 0) - self.d["bombed"].get(
+            where, 0
+        )
+        lost = max(0, min(battle["damage"], cap, self.d["bank"].get(owner, 0)))
+        if owner:
+            self.d["bank"][owner] -= lost
+            self.d["bombed"][where] = self.d["bombed"].get(where, 0) + lost
+        self.log(f"bombing of {where} costs {owner} {lost} IPCs (rolled {battle['damage']})")
+        self.d["battle"] = None
+
     def has_enemy_aa(self, where: str) -> bool:
         return any(
             self.stats[split(s)[1]].aa_gun and not self.friendly(self.power, split(s)[0])
@@ -785,6 +889,9 @@ class AAGame(GameState):
 
     def after_dice(self) -> None:
         battle = self.d["battle"]
+        if battle.get("raid"):
+            self.after_raid_dice(battle)
+            return
         if battle["stage"] == "aa":
             for unit, hits in sorted(battle["aa_hits"].items()):
                 self.remove_units(battle["where"], battle["attacker"], unit, hits)
@@ -986,6 +1093,8 @@ def new_game(profile: Profile, max_rounds: int) -> AAGame:
         "purchased": {},
         "placed": {},
         "battles": [],
+        "raids": {},
+        "bombed": {},
         "origins": {},
         "battle": None,
         "conquered": [],

@@ -42,7 +42,7 @@ def problems(game: AAGame) -> list[str]:
             factories[where] = factories.get(where, 0) + n
             if d["owner"].get(where) != power:
                 found.append(f"{power} factory in {where}, owned by {d['owner'].get(where)}")
-        if not sea and s.combat:
+        if not sea and s.combat and s.domain != "air":  # aircraft may be over enemy land until they land
             land_sides.setdefault(where, set()).add(game.alliance(power))
     found.extend(f"{where} has {n} factories" for where, n in factories.items() if n > 1)
     for where in d["units"]:

@@ -37,6 +37,7 @@ class UnitStats:
     carrier_cost: int
     transport_capacity: int
     transport_cost: int
+    strategic_bomber: bool
 
     @property
     def combat(self) -> bool:
@@ -70,6 +71,7 @@ def read_stats(module: MapModule) -> Mapping[str, UnitStats]:
             carrier_cost=_int(s.get("carrierCost")) if unit.domain is Domain.AIR else 0,
             transport_capacity=_int(s.get("transportCapacity")),
             transport_cost=_int(s.get("transportCost")),
+            strategic_bomber=bool(s.get("isStrategicBomber")),
         )
     return MappingProxyType(table)
 
@@ -133,6 +135,11 @@ class Profile:
         """A unit's attack; an infantry paired with an artillery attacks one higher (Revised)."""
         value = self.stats[unit].attack
         return value + 1 if supported and self.stats[unit].supportable else value
+
+    def bombing_cap(self, territory_ipc: int) -> int:
+        """Most IPCs that strategic bombing may cost in one territory per turn: LHTR 1.3 caps it at
+        the territory's IPC value (Revised itself capped it at the owner's whole income)."""
+        return territory_ipc
 
     def repairs_at_end_of_turn(self) -> bool:
         """Damaged battleships are repaired at the end of their owner's turn (module option)."""
