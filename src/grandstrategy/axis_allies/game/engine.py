@@ -753,7 +753,7 @@ class AAGame(GameState):
     def raid_options(self) -> list[str]:
         """``raid N bomber FROM -> TO``: bombers flying to an enemy territory with a factory."""
         power = self.power
-        result = []
+        result: list[str] = []
         for where in sorted(self.d["units"]):
             reach: dict[tuple[str, str], int] = {}
             for stack, n in self.stacks(where):
