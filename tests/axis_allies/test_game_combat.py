@@ -141,7 +141,7 @@ def test_liberated_territory_returns_to_its_original_owner() -> None:
     assert game.owner("caucasus") == "russians"
 
 
-def test_battleship_takes_two_hits() -> None:
+def test_submarine_strikes_first_and_battleship_takes_two_hits() -> None:
     game = fresh()
     at(game, "british", "combat-move")
     put(game, "sz-6", ("british", "destroyer", 1), ("british", "submarine", 1))
@@ -150,13 +150,37 @@ def test_battleship_takes_two_hits() -> None:
     choose(game, "british", "move 1 submarine sz-6 -> sz-5")
     choose(game, "british", "done")
     choose(game, "british", "fight sz-5")
-    roll(game, 3, 6, 6)  # destroyer hits, the submarine misses, the battleship misses
+    # No German destroyer: the British submarine fires alone, first.
+    assert "british submarine hits on 2" in game.chance_node().label
+    roll(game, 2)
+    assert game.d["battle"]["stage"] == "defender-casualties"
     assert options(game) == ["damage germans battleship", "lose germans battleship"]
     choose(game, "germans", "damage germans battleship")
+    labels = roll(game, 6, 6)  # then the destroyer and the (damaged) battleship fire
+    assert "destroyer" in labels[0] and "battleship" in labels[1]
     assert game.units("sz-5") == {
         key("germans", "battleship", 2, 1): 1,
-        **{key("british", "destroyer", 0): 1, key("british", "submarine", 0): 1},
+        key("british", "destroyer", 0): 1,
+        key("british", "submarine", 0): 1,
     }
+    assert options(game) == ["press attack", "retreat to sz-6"]
+
+
+def test_a_destroyer_cancels_the_surprise_strike_and_subs_cannot_hit_aircraft() -> None:
+    game = fresh()
+    at(game, "germans", "combat-move")
+    put(game, "sz-5", ("germans", "submarine", 2))
+    put(game, "sz-6", ("british", "destroyer", 1), ("british", "fighter", 1))
+    choose(game, "germans", "move 2 submarine sz-5 -> sz-6")
+    choose(game, "germans", "done")
+    choose(game, "germans", "fight sz-6")
+    labels = roll(game, 1, 1, 6, 6)  # all fire together: both subs hit; destroyer and fighter miss
+    assert "submarine" in labels[0] and "destroyer" in labels[2]
+    # Two submarine hits but only one ship: the fighter cannot be taken, the second hit is lost.
+    # Then submarines and a fighter cannot hurt each other: the battle ends, and the fighter,
+    # with no carrier under it, is lost.
+    assert game.d["battle"] is None
+    assert game.units("sz-6") == {key("germans", "submarine", 0): 2}
 
 
 def test_aircraft_that_cannot_land_are_lost() -> None:

@@ -211,7 +211,7 @@ class AAGame(GameState):
         elif side == "bomb":
             label = f"{where}: {battle['attacker']} {unit} bombs the factory (damage = the die)"
         else:
-            owner = battle["attacker"] if side != "defender" else "defence"
+            owner = "defence" if side.startswith("defender") else battle["attacker"]
             label = f"{where}: {owner} {unit} hits on {value} or less"
         return ChanceNode("die", label, _DIE.outcomes)
 
@@ -860,32 +860,58 @@ class AAGame(GameState):
         return result
 
     def start_round(self, battle: dict[str, Any]) -> None:
-        """One round of combat: every attacking and defending unit rolls (simultaneous fire)."""
+        """One round of combat. Submarines whose enemy has no destroyer strike first and their
+        victims do not fire back (Revised surprise strike); then every other unit fires at once."""
         where = battle["where"]
-        attackers = self.side_units(where, True)
-        defenders = self.side_units(where, False)
-        if not attackers or not defenders:
+        if not self.side_units(where, True) or not self.side_units(where, False):
             self.finish_battle(battle)
             return
         battle["round"] += 1
         battle["hits"] = {}
+        strike = self.round_dice(battle, strike=True)
+        battle["after"] = "fire" if strike else "round-end"
+        battle["dice"] = strike or self.round_dice(battle, strike=False)
+        battle["stage"] = "strike" if strike else "roll"
+        if not battle["dice"]:
+            self.after_dice()
+
+    def has_destroyer(self, where: str, attacker: bool) -> bool:
+        return any(self.stats[u].destroyer for _, _, u, _, _ in self.side_units(where, attacker))
+
+    def strikes_first(self, unit: str, where: str, attacker: bool) -> bool:
+        return self.stats[unit].sub and not self.has_destroyer(where, not attacker)
+
+    def pool(self, side: str, unit: str, where: str, attacker: bool) -> str:
+        """Which units the hits of ``unit`` may fall on: a submarine's only on ships (``-sea``),
+        an aircraft's not on submarines unless its side has a destroyer (``-nosub``; Revised)."""
+        stats = self.stats[unit]
+        if stats.sub:
+            return f"{side}-sea"
+        if stats.domain == "air" and not self.has_destroyer(where, attacker):
+            return f"{side}-nosub"
+        return side
+
+    def round_dice(self, battle: dict[str, Any], *, strike: bool) -> list[list[Any]]:
+        """The dice of one volley: the first-striking submarines, or every other unit."""
+        where = battle["where"]
+        attackers = self.side_units(where, True)
         artillery = sum(n for _, _, u, _, n in attackers if self.stats[u].artillery)
         dice: list[list[Any]] = []
-        for _, _, unit, _, n in attackers:
-            for _ in range(n):
-                supported = self.stats[unit].supportable and artillery > 0
-                if supported:
-                    artillery -= 1
-                value = self.profile.attack_value(unit, supported)
-                if value > 0:
-                    dice.append(["attacker", unit, value])
-        for _, _, unit, _, n in defenders:
-            if self.stats[unit].defence > 0:
-                dice.extend([["defender", unit, self.stats[unit].defence]] * n)
-        battle["dice"] = dice
-        battle["stage"] = "roll"
-        if not dice:
-            self.after_dice()
+        for attacker, side in ((True, "attacker"), (False, "defender")):
+            for _, _, unit, _, n in self.side_units(where, attacker):
+                if self.strikes_first(unit, where, attacker) != strike:
+                    continue
+                pool = self.pool(side, unit, where, attacker)
+                for _ in range(n):
+                    if attacker:
+                        supported = self.stats[unit].supportable and artillery > 0
+                        artillery -= 1 if supported else 0
+                        value = self.profile.attack_value(unit, supported)
+                    else:
+                        value = self.stats[unit].defence
+                    if value > 0:
+                        dice.append([pool, unit, value])
+        return dice
 
     def after_dice(self) -> None:
         battle = self.d["battle"]
@@ -914,37 +940,63 @@ class AAGame(GameState):
     def hit_points(self, side: list[tuple[str, str, str, int, int]]) -> int:
         return sum((self.stats[u].hit_points - d) * n for _, _, u, d, n in side)
 
+    def open_pool(self, battle: dict[str, Any]) -> str | None:
+        """The hits being assigned now: the most restricted pool of the shooting side first."""
+        shooter = "defender" if battle["stage"] == "attacker-casualties" else "attacker"
+        for pool in (f"{shooter}-sea", f"{shooter}-nosub", shooter):
+            if battle["hits"].get(pool, 0) > 0:
+                return pool
+        return None
+
+    def eligible(self, battle: dict[str, Any], pool: str) -> list[tuple[str, str, str, int, int]]:
+        """The units of the side taking hits that the hits of ``pool`` may fall on."""
+        side = self.side_units(battle["where"], battle["stage"] == "attacker-casualties")
+        if pool.endswith("-sea"):
+            return [u for u in side if self.stats[u[2]].domain == "sea"]
+        if pool.endswith("-nosub"):
+            return [u for u in side if not self.stats[u[2]].sub]
+        return side
+
     def next_casualty(self, battle: dict[str, Any]) -> None:
-        """Ask for casualties one hit at a time; take them without asking when there is no choice."""
+        """Ask for casualties one hit at a time; take them without asking when there is no choice.
+        Hits that no unit may take are lost (a submarine's hits with only aircraft left)."""
+        where = battle["where"]
         while True:
-            stage = battle["stage"]
-            attacker = stage == "attacker-casualties"
-            hits_key = "defender" if attacker else "attacker"
-            side = self.side_units(battle["where"], attacker)
-            owed = battle["hits"].get(hits_key, 0)
-            if owed > 0 and owed >= self.hit_points(side):
-                for stack, _, _, _, n in side:
-                    self.add(battle["where"], stack, -n)
-                if self.is_sea(battle["where"]):
-                    self.drop_cargo(battle["where"])
-                owed = 0
-            if owed > 0 and len(self.casualty_options(battle)) == 1:
-                self.take_casualty(battle, self.casualty_options(battle)[0].split(), ask=False)
-                continue
-            battle["hits"][hits_key] = owed
-            if owed > 0:
-                return
-            if attacker:
+            pool = self.open_pool(battle)
+            if pool is None:
+                if battle["stage"] == "defender-casualties":
+                    battle["stage"] = "attacker-casualties"
+                    continue
+                if battle["after"] == "fire":  # the surprise strike is over: everyone else fires
+                    battle["after"] = "round-end"
+                    battle["dice"] = self.round_dice(battle, strike=False)
+                    battle["stage"] = "roll"
+                    if battle["dice"]:
+                        return
+                    battle["stage"] = "defender-casualties"
+                    continue
                 self.after_round(battle)
                 return
-            battle["stage"] = "attacker-casualties"
+            owed = battle["hits"][pool]
+            targets = self.eligible(battle, pool)
+            if owed >= self.hit_points(targets):
+                for stack, _, _, _, n in targets:
+                    self.add(where, stack, -n)
+                if self.is_sea(where):
+                    self.drop_cargo(where)
+                battle["hits"][pool] = 0
+                continue
+            options = self.casualty_options(battle)
+            if len(options) == 1:
+                self.take_casualty(battle, options[0].split(), ask=False)
+                continue
+            return
 
     def casualty_options(self, battle: dict[str, Any]) -> list[str]:
-        attacker = battle["stage"] == "attacker-casualties"
+        pool = self.open_pool(battle)
         options = []
-        for _, owner, unit, damage, _ in self.side_units(battle["where"], attacker):
-            stats = self.stats[unit]
-            if stats.hit_points - damage > 1:
+        for _, owner, unit, damage, _ in self.eligible(battle, pool or ""):
+            if self.stats[unit].hit_points - damage > 1:
                 options.append(f"damage {owner} {unit}")
             options.append(f"lose {owner} {unit}")
         return sorted(set(options))
@@ -952,9 +1004,9 @@ class AAGame(GameState):
     def take_casualty(self, battle: dict[str, Any], words: list[str], *, ask: bool = True) -> None:
         """One hit taken: a unit lost, or (a unit of several hit points) damaged (Revised battleship)."""
         verb, owner, unit = words[0], words[1], words[2]
-        attacker = battle["stage"] == "attacker-casualties"
+        pool = self.open_pool(battle) or ""
         where = battle["where"]
-        for stack, power, kind, damage, _ in self.side_units(where, attacker):
+        for stack, power, kind, damage, _ in self.eligible(battle, pool):
             if power != owner or kind != unit:
                 continue
             if verb == "damage" and self.stats[unit].hit_points - damage <= 1:
@@ -964,15 +1016,34 @@ class AAGame(GameState):
                 _, _, moves, _ = split(stack)
                 self.add(where, key(owner, unit, moves, damage + 1))
             break
-        hits_key = "defender" if attacker else "attacker"
-        battle["hits"][hits_key] -= 1
+        battle["hits"][pool] -= 1
         if self.is_sea(where):
             self.drop_cargo(where)
         if ask:
             self.next_casualty(battle)
 
+    def can_hurt(self, where: str, attacker: bool) -> bool:
+        """Whether any unit of one side could score a hit that some unit of the other may take."""
+        targets = self.side_units(where, not attacker)
+        side = "attacker" if attacker else "defender"
+        for _, _, unit, _, _ in self.side_units(where, attacker):
+            value = self.stats[unit].attack if attacker else self.stats[unit].defence
+            pool = self.pool(side, unit, where, attacker)
+            if value <= 0:
+                continue
+            if pool.endswith("-sea") and any(self.stats[u].domain == "sea" for _, _, u, _, _ in targets):
+                return True
+            if pool.endswith("-nosub") and any(not self.stats[u].sub for _, _, u, _, _ in targets):
+                return True
+            if pool == side and targets:
+                return True
+        return False
+
     def after_round(self, battle: dict[str, Any]) -> None:
         where = battle["where"]
+        if not self.can_hurt(where, True) and not self.can_hurt(where, False):
+            self.finish_battle(battle)  # neither side can hit the other (e.g. submarines and aircraft)
+            return
         if self.side_units(where, True) and self.side_units(where, False) and self.retreats(battle):
             battle["stage"] = "retreat"
             return

@@ -38,6 +38,8 @@ class UnitStats:
     transport_capacity: int
     transport_cost: int
     strategic_bomber: bool
+    sub: bool
+    destroyer: bool
 
     @property
     def combat(self) -> bool:
@@ -72,6 +74,8 @@ def read_stats(module: MapModule) -> Mapping[str, UnitStats]:
             transport_capacity=_int(s.get("transportCapacity")),
             transport_cost=_int(s.get("transportCost")),
             strategic_bomber=bool(s.get("isStrategicBomber")),
+            sub=bool(s.get("isSub")),
+            destroyer=bool(s.get("isDestroyer")),
         )
     return MappingProxyType(table)
 
