@@ -163,7 +163,12 @@ def test_submarine_strikes_first_and_battleship_takes_two_hits() -> None:
         key("british", "destroyer", 0): 1,
         key("british", "submarine", 0): 1,
     }
-    assert options(game) == ["press attack", "retreat to sz-6"]
+    assert options(game) == ["press attack", "retreat to sz-6", "submerge submarines"]
+    choose(game, "british", "submerge submarines")  # the destroyer fights on alone
+    roll(game, 6, 6)
+    choose(game, "british", "retreat to sz-6")
+    assert game.units("sz-6") == {key("british", "destroyer", 0): 1}
+    assert game.units("sz-5")[key("british", "submarine", 0)] == 1  # submerged, still there
 
 
 def test_a_destroyer_cancels_the_surprise_strike_and_subs_cannot_hit_aircraft() -> None:
@@ -254,3 +259,35 @@ def test_strategic_bombing_is_capped_at_the_territory_value_lhtr() -> None:
     assert game.units("russia")[key("germans", "bomber", 5)] == 2
     assert game.d["phase"] == "noncombat-move"
     choose(game, "germans", "move 2 bomber russia -> west-russia")
+
+
+def test_battleship_bombards_the_shore_in_the_first_round_only() -> None:
+    game = fresh()
+    at(game, "british", "combat-move")
+    put(game, "sz-7", ("british", "transport", 1), ("british", "infantry", 2), ("british", "battleship", 1))
+    put(game, "western-europe", ("germans", "infantry", 2))
+    choose(game, "british", "move 2 infantry sz-7 -> western-europe")
+    choose(game, "british", "done")
+    choose(game, "british", "fight western-europe")
+    labels = roll(game, 6, 6, 6, 6, 4)  # infantry and defence miss; the battleship hits on 4
+    assert "battleship hits on 4" in labels[4]
+    assert game.units("western-europe")[key("germans", "infantry", 1)] == 1
+    # Units landed from the sea cannot retreat: the second round follows without a decision.
+    assert game.chance_node() is not None
+    labels = roll(game, 6, 6, 6)  # second round: no bombardment
+    assert not any("battleship" in label for label in labels)
+
+
+def test_aircraft_alone_may_break_off() -> None:
+    game = fresh()
+    at(game, "germans", "combat-move")
+    put(game, "eastern-europe", ("germans", "fighter", 1))
+    put(game, "karelia-ssr", ("russians", "infantry", 1))
+    choose(game, "germans", "move 1 fighter eastern-europe -> karelia-ssr")
+    choose(game, "germans", "done")
+    choose(game, "germans", "fight karelia-ssr")
+    roll(game, 6, 6)
+    assert options(game) == ["press attack", "break off"]
+    choose(game, "germans", "break off")
+    assert game.d["phase"] == "noncombat-move"
+    choose(game, "germans", "move 1 fighter karelia-ssr -> eastern-europe")

@@ -304,7 +304,7 @@ class AAGame(GameState):
             if battle["stage"] in ("defender-casualties", "attacker-casualties"):
                 return self.casualty_options(battle)
             if battle["stage"] == "retreat":
-                return ["press attack", *(f"retreat to {t}" for t in self.retreats(battle))]
+                return ["press attack", *self.withdrawals(battle)]
         if phase == "purchase":
             left = self.d["bank"][self.power]
             return [
@@ -334,6 +334,11 @@ class AAGame(GameState):
                 self.take_casualty(battle, words)
             elif option == "press attack":
                 self.start_round(battle)
+            elif option == "submerge submarines":
+                self.submerge(battle)
+            elif option == "break off":
+                self.log(f"aircraft break off the attack on {battle['where']}")
+                self.finish_battle(battle)
             else:
                 self.retreat(battle, words[-1])
             return
@@ -393,6 +398,8 @@ class AAGame(GameState):
         self.d["conquered"] = []
         self.d["placed"] = {}
         self.d["bombed"] = {}
+        self.d["bombard"] = {}
+        self.d["sea_fought"] = []
         self.d["start_factories"] = sorted(
             where
             for where, here in self.d["units"].items()
@@ -641,6 +648,10 @@ class AAGame(GameState):
             moved += take
             if moved >= count:
                 break
+        if combat and stats.domain == "land" and self.is_sea(origin) and self.hostile_land(power, target):
+            zones = self.d["bombard"].setdefault(target, [])  # an amphibious assault from this zone
+            if origin not in zones:
+                zones.append(origin)
         for stack in aboard or []:
             self.add(origin, stack, -1)
             self.add(target, stack)
@@ -723,6 +734,8 @@ class AAGame(GameState):
 
     def open_battle(self, where: str) -> None:
         self.d["battles"].remove(where)
+        if self.is_sea(where):
+            self.d["sea_fought"].append(where)
         attacker = self.power
         battle: dict[str, Any] = {
             "where": where,
@@ -734,6 +747,7 @@ class AAGame(GameState):
             "aa_hits": {},
             "chooser": self.defence_chooser(where),
             "origins": sorted(self.d["origins"].pop(where, [])),
+            "submerged": {},
         }
         self.d["battle"] = battle
         # AA guns fire once, before the first round, one die per attacking aircraft (Revised;
@@ -911,6 +925,23 @@ class AAGame(GameState):
                         value = self.stats[unit].defence
                     if value > 0:
                         dice.append([pool, unit, value])
+        if not strike and battle["round"] == 1 and not self.is_sea(where):
+            dice.extend(self.bombardment(where))
+        return dice
+
+    def bombardment(self, where: str) -> list[list[Any]]:
+        """Shore bombardment: each battleship in a sea zone that an amphibious assault on ``where``
+        came from, and that saw no sea battle this turn, fires once in the first round (Revised)."""
+        dice: list[list[Any]] = []
+        zones = self.d["bombard"].pop(where, [])
+        for zone in sorted(zones):
+            if zone in self.d["sea_fought"]:
+                continue
+            for stack, n in self.stacks(zone):
+                owner, unit, moves, damage = split(stack)
+                if owner == self.power and self.stats[unit].bombard:
+                    dice.extend([["attacker", unit, self.stats[unit].attack]] * n)
+            self.d["sea_fought"].append(zone)  # a ship bombards once a turn
         return dice
 
     def after_dice(self) -> None:
@@ -1044,13 +1075,41 @@ class AAGame(GameState):
         if not self.can_hurt(where, True) and not self.can_hurt(where, False):
             self.finish_battle(battle)  # neither side can hit the other (e.g. submarines and aircraft)
             return
-        if self.side_units(where, True) and self.side_units(where, False) and self.retreats(battle):
+        if self.side_units(where, True) and self.side_units(where, False) and self.withdrawals(battle):
             battle["stage"] = "retreat"
             return
         if self.side_units(where, True) and self.side_units(where, False):
             self.start_round(battle)
             return
         self.finish_battle(battle)
+
+    def withdrawals(self, battle: dict[str, Any]) -> list[str]:
+        """What the attacker may do instead of pressing on: retreat to a place its land or sea
+        units came from; break off an attack of aircraft alone (they stay where they are and must
+        land in non-combat move); submerge its submarines when the defence has no destroyer."""
+        where = battle["where"]
+        options = [f"retreat to {t}" for t in self.retreats(battle)]
+        attackers = self.side_units(where, True)
+        if attackers and all(self.stats[u].domain == "air" for _, _, u, _, _ in attackers):
+            options.append("break off")
+        if any(self.stats[u].sub for _, _, u, _, _ in attackers) and not self.has_destroyer(where, False):
+            options.append("submerge submarines")
+        return options
+
+    def submerge(self, battle: dict[str, Any]) -> None:
+        """Attacking submarines leave the battle (they stay in the sea zone); the rest fight on."""
+        where = battle["where"]
+        for stack, _, unit, _, n in self.side_units(where, True):
+            if self.stats[unit].sub:
+                self.add(where, stack, -n)
+                battle["submerged"][stack] = battle["submerged"].get(stack, 0) + n
+        self.log(f"submarines submerge at {where}")
+        self.start_round(battle)
+
+    def surface(self, battle: dict[str, Any]) -> None:
+        """Submerged submarines are back on the board when the battle is over."""
+        for stack, n in sorted(battle.get("submerged", {}).items()):
+            self.add(battle["where"], stack, n)
 
     def retreats(self, battle: dict[str, Any]) -> list[str]:
         """Where the attacker may retreat: a friendly territory (or enemy-free sea zone) it came from."""
@@ -1077,11 +1136,13 @@ class AAGame(GameState):
             self.add(where, stack, -n)
             self.add(to, key(self.power, unit, left, damage), n)
         self.log(f"retreats from {where} to {to}")
+        self.surface(battle)
         self.d["battle"] = None
 
     def finish_battle(self, battle: dict[str, Any]) -> None:
         """Capture (Revised: land units must survive; aircraft alone cannot take a territory)."""
         where = battle["where"]
+        self.surface(battle)
         attackers = self.side_units(where, True)
         defenders = self.side_units(where, False)
         self.d["battle"] = None
@@ -1166,6 +1227,8 @@ def new_game(profile: Profile, max_rounds: int) -> AAGame:
         "battles": [],
         "raids": {},
         "bombed": {},
+        "bombard": {},
+        "sea_fought": [],
         "origins": {},
         "battle": None,
         "conquered": [],

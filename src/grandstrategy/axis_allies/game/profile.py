@@ -40,6 +40,7 @@ class UnitStats:
     strategic_bomber: bool
     sub: bool
     destroyer: bool
+    bombard: bool
 
     @property
     def combat(self) -> bool:
@@ -76,6 +77,7 @@ def read_stats(module: MapModule) -> Mapping[str, UnitStats]:
             strategic_bomber=bool(s.get("isStrategicBomber")),
             sub=bool(s.get("isSub")),
             destroyer=bool(s.get("isDestroyer")),
+            bombard=bool(s.get("canBombard")),
         )
     return MappingProxyType(table)
 
