@@ -938,7 +938,7 @@ class AAGame(GameState):
             if zone in self.d["sea_fought"]:
                 continue
             for stack, n in self.stacks(zone):
-                owner, unit, moves, damage = split(stack)
+                owner, unit, _, _ = split(stack)
                 if owner == self.power and self.stats[unit].bombard:
                     dice.extend([["attacker", unit, self.stats[unit].attack]] * n)
             self.d["sea_fought"].append(zone)  # a ship bombards once a turn
