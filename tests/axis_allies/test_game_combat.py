@@ -291,3 +291,12 @@ def test_aircraft_alone_may_break_off() -> None:
     choose(game, "germans", "break off")
     assert game.d["phase"] == "noncombat-move"
     choose(game, "germans", "move 1 fighter karelia-ssr -> eastern-europe")
+
+
+def test_aa_guns_move_only_in_non_combat_move() -> None:
+    game = fresh()
+    at(game, "russians", "combat-move")
+    put(game, "caucasus", ("russians", "aagun", 1))
+    assert not any("aagun" in option for option in options(game))
+    choose(game, "russians", "done")
+    assert "move 1 aagun caucasus -> russia" in options(game)

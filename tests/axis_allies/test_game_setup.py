@@ -116,3 +116,15 @@ def test_round_limit_ends_in_a_draw() -> None:
     choose(game, "americans", "done")
     assert game.is_terminal() and game.d["result"]["winner"] is None
     assert set(game.returns().values()) == {0.0}
+
+
+def test_new_fighters_may_be_placed_on_a_carrier_next_to_the_factory_lhtr() -> None:
+    game = fresh()
+    at(game, "germans", "mobilize")
+    put(game, "sz-5", ("germans", "carrier", 1))
+    game.d["purchased"] = {"fighter": 3}
+    assert "place fighter germany sz-5" in options(game)
+    choose(game, "germans", "place fighter germany sz-5")
+    choose(game, "germans", "place fighter germany sz-5")
+    assert "place fighter germany sz-5" not in options(game)  # the carrier holds two
+    assert "place fighter germany" in options(game)

@@ -473,6 +473,10 @@ class AAGame(GameState):
                         if not self.enemy_units(power, zone, combat_only=True):
                             result.append(f"place {unit} {factory} {zone}")
                 else:
+                    if stats.carrier_cost:  # LHTR: new fighters may go onto carriers next to the factory
+                        for zone in self.module.sea_neighbours(factory):
+                            if self.carrier_room(zone) >= stats.carrier_cost:
+                                result.append(f"place {unit} {factory} {zone}")
                     result.append(f"place {unit} {factory}")
         if any(self.stats[u].factory for u in purchased):
             for t in self.module.territories.values():
@@ -508,6 +512,8 @@ class AAGame(GameState):
                 if owner != power or moves <= 0 or damage:
                     continue
                 stats = self.stats[unit]
+                if combat and not stats.combat:
+                    continue  # AA guns move only in non-combat move (Revised)
                 if stats.domain == "air":
                     targets = self.air_targets(where, moves, combat=combat)
                 elif stats.domain == "land":
