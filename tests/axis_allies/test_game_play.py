@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from grandstrategy.axis_allies.game import AA_REVISED
+from grandstrategy.cli import main
 from grandstrategy.core import Match, loads_save, replay, save_game, view
 from grandstrategy.play.bots import RandomBot
 from grandstrategy.play.games import invariant_problems, outcome, seat_group, seat_groups
@@ -67,3 +72,32 @@ def test_invariant_check_catches_a_broken_position() -> None:
     found = invariant_problems(state)
     assert "germans has a bank of -1 IPCs" in found
     assert "germans has more cargo in sz-1 than its transports hold" in found
+
+
+def test_heuristic_bot_makes_a_legal_choice() -> None:
+    from grandstrategy.play.bots import HeuristicBot
+
+    match = Match(AA_REVISED, seed=3, options={"max_rounds": 1})
+    decision = match.decision()
+    assert decision is not None
+    bot = HeuristicBot(seed=1, max_sims=8)
+    action = bot.choose(match.state, decision, ply=0)
+    assert action in decision.legal
+
+
+def test_command_line_new_play_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    save = tmp_path / "aa.json"
+
+    def run(*args: str) -> int:
+        with pytest.raises(SystemExit) as exit_info:
+            main(list(args))
+        code = exit_info.value.code
+        return code if isinstance(code, int) else 1
+
+    assert run("new", "aa-revised", "--seed", "2", "--seats", "russians=human", "--save", str(save)) == 0
+    assert run("play", str(save), "--moves", "1,done") == 0
+    assert "russians: buy infantry" in capsys.readouterr().out
+    assert run("replay", str(save)) == 0
+    assert "replays" in capsys.readouterr().out
+    assert run("new", "aa-revised", "--scenario", "1939", "--save", str(tmp_path / "x.json")) != 0
+    assert "scenario must be '1942'" in capsys.readouterr().err
