@@ -95,7 +95,7 @@ def test_command_line_new_play_and_replay(tmp_path: Path, capsys: pytest.Capture
         return code if isinstance(code, int) else 1
 
     assert run("new", "aa-revised", "--seed", "2", "--seats", "russians=human", "--save", str(save)) == 0
-    assert run("play", str(save), "--moves", "1,done") == 0
+    assert run("play", str(save), "--moves", "done,1") == 0
     assert "russians: buy infantry" in capsys.readouterr().out
     assert run("replay", str(save)) == 0
     assert "replays" in capsys.readouterr().out

@@ -32,7 +32,7 @@ def test_new_game_has_the_module_setup() -> None:
     for t in MODULE.territories.values():
         if t.type.value == "land":
             assert game.owner(t.id) == t.original_owner
-    assert (game.power, game.d["phase"], game.d["round"]) == ("russians", "purchase", 1)
+    assert (game.power, game.d["phase"], game.d["round"]) == ("russians", "research", 1)
     assert game.to_act() == "russians"
 
 
@@ -48,6 +48,7 @@ def test_bad_options_are_refused() -> None:
 def test_purchase_refuses_overspending() -> None:
     match = Match(AA_REVISED, seed=1)
     assert match.state.d["bank"]["russians"] == 24
+    match.play("russians", "russians: done")  # no research
     match.play("russians", "russians: buy battleship")  # 24 IPCs: the whole bank
     assert match.state.d["bank"]["russians"] == 0
     before = match.state_hash()
@@ -60,6 +61,7 @@ def test_purchase_refuses_overspending() -> None:
 def test_mobilize_is_limited_by_the_factory_territory_ipc() -> None:
     game = fresh()
     game.d["bank"]["russians"] = 39
+    choose(game, "russians", "done")  # research
     for _ in range(13):
         choose(game, "russians", "buy infantry")
     assert game.d["bank"]["russians"] == 0
@@ -80,7 +82,7 @@ def test_mobilize_is_limited_by_the_factory_territory_ipc() -> None:
 
 def test_income_is_collected_at_the_end_of_the_turn() -> None:
     game = fresh()
-    for _ in range(3):
+    for _ in range(4):
         choose(game, "russians", "done")
     assert game.power == "germans"
     assert game.d["bank"]["russians"] == 24 + MODULE.income("russians")
@@ -90,7 +92,7 @@ def test_no_income_while_the_capital_is_held_by_the_enemy() -> None:
     game = fresh()
     game.d["owner"]["russia"] = "germans"
     put(game, "russia", ("germans", "infantry", 1))
-    for _ in range(3):
+    for _ in range(4):
         choose(game, "russians", "done")
     assert game.d["bank"]["russians"] == 24
 

@@ -25,9 +25,9 @@ from grandstrategy.core.graph import bfs_distances
 from grandstrategy.core.ids import CHANCE, TERMINAL, Seat, ToAct
 from grandstrategy.core.state import GameState
 
-PHASES = ("purchase", "combat-move", "combat", "noncombat-move", "mobilize")
-"""A power's turn (Revised sequence of play; technology is not implemented, collect income and
-the end of turn run without a decision)."""
+PHASES = ("research", "purchase", "combat-move", "combat", "noncombat-move", "mobilize")
+"""A power's turn (Revised sequence of play: develop weapons, purchase, combat move, conduct combat,
+non-combat move, mobilize; collect income and the end of the turn run without a decision)."""
 
 _DIE = ChanceNode.die("die")
 
@@ -118,6 +118,13 @@ class AAGame(GameState):
 
     def stacks(self, where: str) -> list[tuple[str, int]]:
         return sorted(self.d["units"].get(where, {}).items())
+
+    def techs(self, power: str) -> list[str]:
+        techs: list[str] = self.d["techs"].get(power, [])
+        return techs
+
+    def movement(self, power: str, unit: str) -> int:
+        return self.profile.movement(unit, self.techs(power))
 
     def fights(self, unit: str, where: str) -> bool:
         """Whether a unit there rolls and can be hit: not a factory or AA gun, not cargo at sea."""
@@ -210,6 +217,8 @@ class AAGame(GameState):
             label = f"{where}: AA gun fires at a {battle['attacker']} {unit}, hits on {value} or less"
         elif side == "bomb":
             label = f"{where}: {battle['attacker']} {unit} bombs the factory (damage = the die)"
+        elif side == "research":
+            label = f"{battle['attacker']} researches {unit}: a 6 is a breakthrough"
         else:
             owner = "defence" if side.startswith("defender") else battle["attacker"]
             label = f"{where}: {owner} {unit} hits on {value} or less"
@@ -220,6 +229,9 @@ class AAGame(GameState):
         side, unit, value = battle["dice"].pop(0)
         if side == "bomb":
             battle["damage"] = battle.get("damage", 0) + int(outcome)
+        elif side == "research":
+            if self.profile.breakthrough(int(outcome)):
+                battle["hits"]["research"] = battle["hits"].get("research", 0) + 1
         elif int(outcome) <= value:
             battle["hits"][side] = battle["hits"].get(side, 0) + 1
             if side == "aa":
@@ -305,6 +317,8 @@ class AAGame(GameState):
                 return self.casualty_options(battle)
             if battle["stage"] == "retreat":
                 return ["press attack", *self.withdrawals(battle)]
+        if phase == "research":
+            return self.research_options()
         if phase == "purchase":
             left = self.d["bank"][self.power]
             return [
@@ -344,6 +358,23 @@ class AAGame(GameState):
             return
         if option == "done":
             self.end_phase()
+        elif words[0] == "research":
+            self.d["research"] = {"tech": words[1], "dice": 0}
+        elif option == "buy research die":
+            self.d["research"]["dice"] += 1
+            self.d["bank"][self.power] -= self.profile.research_cost
+        elif option == "roll research dice":
+            research = self.d["research"]
+            self.d["battle"] = {
+                "where": self.capital_name(),
+                "attacker": self.power,
+                "research": research["tech"],
+                "stage": "research",
+                "dice": [["research", research["tech"], 6]] * research["dice"],
+                "hits": {},
+                "aa_hits": {},
+            }
+            self.d["research"] = None
         elif words[0] == "buy":
             self.d["purchased"][words[1]] = self.d["purchased"].get(words[1], 0) + 1
             self.d["bank"][self.power] -= self.profile.unit_cost(words[1])
@@ -394,7 +425,9 @@ class AAGame(GameState):
     def start_turn(self) -> None:
         """Reset the new power's moves and record the factories it holds at the start (mobilize)."""
         power = self.power
-        self.d["phase"] = "purchase"
+        self.d["phase"] = "research"
+        self.d["research"] = None
+        self.d["new_techs"] = []
         self.d["conquered"] = []
         self.d["placed"] = {}
         self.d["bombed"] = {}
@@ -413,6 +446,9 @@ class AAGame(GameState):
         income = self.profile.income(owned, self.capital_held(power))
         self.d["bank"][power] += income
         self.log(f"collects {income} IPCs")
+        if self.d["new_techs"]:  # LHTR 1.3: developments take effect at the end of the turn
+            self.d["techs"][power] = sorted({*self.techs(power), *self.d["new_techs"]})
+            self.d["new_techs"] = []
         self.reset_units(power)
         if self.d["turn"] == len(self.order) - 1:
             self.end_round()
@@ -432,7 +468,7 @@ class AAGame(GameState):
                 owner, unit, _, damage = split(stack)
                 if owner != power:
                     continue
-                fresh = key(owner, unit, self.stats[unit].movement, 0 if repair else damage)
+                fresh = key(owner, unit, self.movement(owner, unit), 0 if repair else damage)
                 if fresh != stack:
                     self.add(where, stack, -n)
                     self.add(where, fresh, n)
@@ -453,6 +489,33 @@ class AAGame(GameState):
             self.d["result"] = {"winner": None, "how": f"round limit {limit}", "round": self.d["round"]}
 
     # ---- purchase and mobilize ---------------------------------------------------------------
+
+    # ---- weapons development (Revised; LHTR 1.3: a breakthrough takes effect at the end of the turn)
+
+    def research_options(self) -> list[str]:
+        """Pick one development to research, buy dice for it (5 IPCs each), roll them; or skip."""
+        power, research = self.power, self.d["research"]
+        can_buy = self.d["bank"][power] >= self.profile.research_cost
+        if research is None:
+            owned = set(self.techs(power)) | set(self.d["new_techs"])
+            techs = [t for t in self.profile.technologies if t not in owned] if can_buy else []
+            return [*(f"research {t}" for t in techs), "done"]
+        options = ["buy research die"] if can_buy else []
+        return [*options, "roll research dice"] if research["dice"] else options
+
+    def capital_name(self) -> str:
+        capital = self.module.capital_of(self.power)
+        return capital.id if capital is not None else self.power
+
+    def after_research(self, battle: dict[str, Any]) -> None:
+        """Any 6 is a breakthrough; the development is the power's from the end of this turn."""
+        self.d["battle"] = None
+        if battle["hits"].get("research", 0):
+            self.d["new_techs"].append(battle["research"])
+            self.log(f"breakthrough: {battle['research']}")
+        else:
+            self.log(f"research into {battle['research']} fails")
+        self.d["phase"] = "purchase"
 
     def place_options(self) -> list[str]:
         power = self.power
@@ -494,7 +557,7 @@ class AAGame(GameState):
         self.d["purchased"][unit] -= 1
         if not self.d["purchased"][unit]:
             del self.d["purchased"][unit]
-        self.add(zone or factory, key(self.power, unit, self.stats[unit].movement))
+        self.add(zone or factory, key(self.power, unit, self.movement(self.power, unit)))
         if not self.stats[unit].factory:
             self.d["placed"][factory] = self.d["placed"].get(factory, 0) + 1
 
@@ -714,7 +777,11 @@ class AAGame(GameState):
             for stack, n in list(self.units(where).items()):
                 owner, unit, moves, damage = split(stack)
                 stats = self.stats[unit]
-                if owner == power and stats.domain in ("land", "sea") and 0 < moves < stats.movement:
+                if (
+                    owner == power
+                    and stats.domain in ("land", "sea")
+                    and 0 < moves < self.movement(owner, unit)
+                ):
                     self.add(where, stack, -n)
                     self.add(where, key(owner, unit, 0, damage), n)
 
@@ -918,7 +985,7 @@ class AAGame(GameState):
         artillery = sum(n for _, _, u, _, n in attackers if self.stats[u].artillery)
         dice: list[list[Any]] = []
         for attacker, side in ((True, "attacker"), (False, "defender")):
-            for _, _, unit, _, n in self.side_units(where, attacker):
+            for _, owner, unit, _, n in self.side_units(where, attacker):
                 if self.strikes_first(unit, where, attacker) != strike:
                     continue
                 pool = self.pool(side, unit, where, attacker)
@@ -926,9 +993,9 @@ class AAGame(GameState):
                     if attacker:
                         supported = self.stats[unit].supportable and artillery > 0
                         artillery -= 1 if supported else 0
-                        value = self.profile.attack_value(unit, supported)
+                        value = self.profile.attack_value(unit, supported, self.techs(owner))
                     else:
-                        value = self.stats[unit].defence
+                        value = self.profile.defence(unit, self.techs(owner))
                     if value > 0:
                         dice.append([pool, unit, value])
         if not strike and battle["round"] == 1 and not self.is_sea(where):
@@ -945,7 +1012,7 @@ class AAGame(GameState):
                 continue
             for stack, n in self.stacks(zone):
                 owner, unit, _, _ = split(stack)
-                if owner == self.power and self.stats[unit].bombard:
+                if owner == self.power and self.profile.bombards(unit, self.techs(owner)):
                     dice.extend([["attacker", unit, self.stats[unit].attack]] * n)
             self.d["sea_fought"].append(zone)  # a ship bombards once a turn
         return dice
@@ -954,6 +1021,9 @@ class AAGame(GameState):
         battle = self.d["battle"]
         if battle.get("raid"):
             self.after_raid_dice(battle)
+            return
+        if battle.get("research"):
+            self.after_research(battle)
             return
         if battle["stage"] == "aa":
             for unit, hits in sorted(battle["aa_hits"].items()):
@@ -1063,8 +1133,13 @@ class AAGame(GameState):
         """Whether any unit of one side could score a hit that some unit of the other may take."""
         targets = self.side_units(where, not attacker)
         side = "attacker" if attacker else "defender"
-        for _, _, unit, _, _ in self.side_units(where, attacker):
-            value = self.stats[unit].attack if attacker else self.stats[unit].defence
+        for _, owner, unit, _, _ in self.side_units(where, attacker):
+            techs = self.techs(owner)
+            value = (
+                self.profile.attack_value(unit, False, techs)
+                if attacker
+                else self.profile.defence(unit, techs)
+            )
             pool = self.pool(side, unit, where, attacker)
             if value <= 0:
                 continue
@@ -1207,7 +1282,7 @@ class AAGame(GameState):
             if not self.friendly(captor, owner) and not self.stats[unit].combat:
                 self.add(where, stack, -n)
                 self.add(
-                    where, key(new, unit, 0 if new == self.power else self.stats[unit].movement, damage), n
+                    where, key(new, unit, 0 if new == self.power else self.movement(new, unit), damage), n
                 )
         if previous is not None and territory.capital == previous and not self.friendly(captor, previous):
             taken = self.profile.plunder(self.d["bank"][previous])
@@ -1232,6 +1307,9 @@ def new_game(profile: Profile, max_rounds: int) -> AAGame:
         "placed": {},
         "battles": [],
         "raids": {},
+        "techs": {},
+        "new_techs": [],
+        "research": None,
         "bombed": {},
         "bombard": {},
         "sea_fought": [],

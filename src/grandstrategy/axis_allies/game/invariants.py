@@ -29,8 +29,10 @@ def problems(game: AAGame) -> list[str]:
         s = stats[unit]
         if n <= 0:
             found.append(f"{where}: {n} {power} {unit}")
-        if not 0 <= moves <= s.movement:
-            found.append(f"{where}: {power} {unit} with {moves} moves left (movement {s.movement})")
+        if not 0 <= moves <= game.movement(power, unit):
+            found.append(
+                f"{where}: {power} {unit} with {moves} moves left (movement {game.movement(power, unit)})"
+            )
         if not 0 <= damage < s.hit_points:
             found.append(f"{where}: {power} {unit} with {damage} damage")
         sea = game.is_sea(where)
@@ -54,6 +56,6 @@ def problems(game: AAGame) -> list[str]:
     for where, sides in land_sides.items():
         if len(sides) > 1 and where not in open_battles:
             found.append(f"{where} holds units of both alliances outside a battle")
-    if d["phase"] not in ("purchase", "combat-move", "combat", "noncombat-move", "mobilize"):
+    if d["phase"] not in ("research", "purchase", "combat-move", "combat", "noncombat-move", "mobilize"):
         found.append(f"unknown phase {d['phase']!r}")
     return found

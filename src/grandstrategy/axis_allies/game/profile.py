@@ -9,7 +9,7 @@ production limit of a factory. The Historical Edition variant is meant to subcla
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -131,16 +131,54 @@ class Profile:
         """Unit types on sale, in the module's order (anything with a price)."""
         return tuple(u for u, s in self.stats.items() if s.cost > 0)
 
+    # ---- weapons development ----------------------------------------------------------------
+
+    research_cost = 5
+    """IPCs per research die (Revised)."""
+
+    technologies: tuple[str, ...] = (
+        "jet-power",
+        "super-submarines",
+        "long-range-aircraft",
+        "combined-bombardment",
+    )
+    """The developments a power may research here. Revised also has rockets and heavy bombers;
+    they are not implemented yet, so they are not offered."""
+
+    def breakthrough(self, face: int) -> bool:
+        """A research die succeeds on a 6 (Revised)."""
+        return face == 6
+
+    def movement(self, unit: str, techs: Sequence[str]) -> int:
+        """Movement; long-range aircraft give fighters and bombers 2 more (Revised)."""
+        stats = self.stats[unit]
+        bonus = 2 if stats.domain == "air" and "long-range-aircraft" in techs else 0
+        return stats.movement + bonus
+
+    def defence(self, unit: str, techs: Sequence[str]) -> int:
+        """Defence; jet fighters defend on 5 (Revised), super submarines on one more (LHTR 1.3)."""
+        stats = self.stats[unit]
+        if stats.carrier_cost and stats.domain == "air" and "jet-power" in techs:
+            return 5
+        return stats.defence + (1 if stats.sub and "super-submarines" in techs else 0)
+
+    def bombards(self, unit: str, techs: Sequence[str]) -> bool:
+        """Battleships bombard; with combined bombardment destroyers too (Revised)."""
+        stats = self.stats[unit]
+        return stats.bombard or (stats.destroyer and "combined-bombardment" in techs)
+
     # ---- combat -----------------------------------------------------------------------------
 
     def aa_hit(self) -> int:
         """An AA gun hits an attacking aircraft on this roll or lower (Revised: a 1)."""
         return 1
 
-    def attack_value(self, unit: str, supported: bool) -> int:
-        """A unit's attack; an infantry paired with an artillery attacks one higher (Revised)."""
-        value = self.stats[unit].attack
-        return value + 1 if supported and self.stats[unit].supportable else value
+    def attack_value(self, unit: str, supported: bool, techs: Sequence[str] = ()) -> int:
+        """A unit's attack; an infantry paired with an artillery attacks one higher (Revised);
+        super submarines attack one higher (Revised)."""
+        stats = self.stats[unit]
+        value = stats.attack + (1 if stats.sub and "super-submarines" in techs else 0)
+        return value + 1 if supported and stats.supportable else value
 
     def bombing_cap(self, territory_ipc: int) -> int:
         """Most IPCs that strategic bombing may cost in one territory per turn: LHTR 1.3 caps it at
