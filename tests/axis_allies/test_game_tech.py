@@ -57,3 +57,31 @@ def test_jet_fighters_defend_on_five_and_super_subs_attack_on_three() -> None:
     assert game.chance_node().label.endswith("defence fighter hits on 5 or less")
     assert game.profile.attack_value("submarine", False, game.techs("russians")) == 3
     assert game.profile.defence("submarine", game.techs("russians")) == 3
+
+
+def test_heavy_bombers_roll_two_dice_and_count_the_best_lhtr() -> None:
+    game = fresh()
+    game.d["techs"] = {"germans": ["heavy-bombers"]}
+    at(game, "germans", "combat-move")
+    put(game, "west-russia", ("germans", "bomber", 1))
+    put(game, "russia", ("russians", "infantry", 2))
+    choose(game, "germans", "move 1 bomber west-russia -> russia")
+    choose(game, "germans", "done")
+    choose(game, "germans", "fight russia")
+    labels = roll(game, 2, 3, 6, 6)  # both bomber dice hit, but one bomber scores one hit
+    assert all("bomber hits on 4" in label for label in labels[:2])
+    assert game.units("russia")[key("russians", "infantry", 1)] == 1
+
+
+def test_heavy_bomber_raid_damage_is_the_best_die_plus_one_lhtr() -> None:
+    game = fresh()
+    game.d["techs"] = {"germans": ["heavy-bombers"]}
+    at(game, "germans", "combat-move")
+    put(game, "west-russia", ("germans", "bomber", 1))
+    put(game, "russia", ("russians", "factory", 1))
+    bank = game.d["bank"]["russians"]
+    choose(game, "germans", "raid 1 bomber west-russia -> russia")
+    choose(game, "germans", "done")
+    choose(game, "germans", "bomb russia")
+    roll(game, 2, 5)  # no AA gun: the two damage dice; best 5, plus 1
+    assert game.d["bank"]["russians"] == bank - 6

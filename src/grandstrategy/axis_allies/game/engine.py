@@ -211,7 +211,7 @@ class AAGame(GameState):
     def chance_node(self) -> ChanceNode:
         battle = self.d["battle"]
         assert battle is not None and battle["dice"]
-        side, unit, value = battle["dice"][0]
+        side, unit, value, *_ = battle["dice"][0]
         where = battle["where"]
         if side == "aa":
             label = f"{where}: AA gun fires at a {battle['attacker']} {unit}, hits on {value} or less"
@@ -226,8 +226,15 @@ class AAGame(GameState):
 
     def apply_chance(self, outcome: str) -> None:
         battle = self.d["battle"]
-        side, unit, value = battle["dice"].pop(0)
-        if side == "bomb":
+        side, unit, value, *group = battle["dice"].pop(0)
+        if group:  # dice of one unit of which only the best counts (LHTR heavy bombers)
+            best = battle.setdefault("best", {})
+            if side == "bomb":
+                best[group[0]] = max(best.get(group[0], 0), int(outcome))
+            elif int(outcome) <= value and group[0] not in best:
+                best[group[0]] = 1
+                battle["hits"][side] = battle["hits"].get(side, 0) + 1
+        elif side == "bomb":
             battle["damage"] = battle.get("damage", 0) + int(outcome)
         elif side == "research":
             if self.profile.breakthrough(int(outcome)):
@@ -904,9 +911,14 @@ class AAGame(GameState):
             for stack, n in self.stacks(where):
                 owner, unit, _, _ = split(stack)
                 if owner == self.power and self.stats[unit].strategic_bomber and stack in battle["raiders"]:
-                    battle["dice"].extend([["bomb", unit, 6]] * min(n, battle["raiders"][stack]))
+                    dice = self.profile.bomber_dice(unit, self.techs(owner))
+                    for _ in range(min(n, battle["raiders"][stack])):
+                        group = f"b{len(battle['dice'])}"
+                        battle["dice"].extend([["bomb", unit, 6, group]] * dice)
             if battle["dice"]:
                 return
+        bonus = self.profile.raid_bonus(self.techs(battle["attacker"]))
+        battle["damage"] += sum(face + bonus for face in battle.get("best", {}).values())
         owner = self.owner(where) or ""
         cap = self.profile.bombing_cap(self.module.territories[where].ipc or 0) - self.d["bombed"].get(
             where, 0
@@ -996,7 +1008,11 @@ class AAGame(GameState):
                         value = self.profile.attack_value(unit, supported, self.techs(owner))
                     else:
                         value = self.profile.defence(unit, self.techs(owner))
-                    if value > 0:
+                    rolls = self.profile.bomber_dice(unit, self.techs(owner)) if attacker else 1
+                    if value > 0 and rolls > 1:
+                        group = f"g{battle['round']}-{len(dice)}"
+                        dice.extend([[pool, unit, value, group]] * rolls)
+                    elif value > 0:
                         dice.append([pool, unit, value])
         if not strike and battle["round"] == 1 and not self.is_sea(where):
             dice.extend(self.bombardment(where))

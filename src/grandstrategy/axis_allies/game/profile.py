@@ -141,9 +141,19 @@ class Profile:
         "super-submarines",
         "long-range-aircraft",
         "combined-bombardment",
+        "heavy-bombers",
     )
-    """The developments a power may research here. Revised also has rockets and heavy bombers;
-    they are not implemented yet, so they are not offered."""
+    """The developments a power may research here. Revised also has rockets; they are not
+    implemented yet, so they are not offered."""
+
+    def bomber_dice(self, unit: str, techs: Sequence[str]) -> int:
+        """Dice a strategic bomber rolls when attacking or raiding, of which the best one counts:
+        two with heavy bombers (LHTR 1.3), else one."""
+        return 2 if self.stats[unit].strategic_bomber and "heavy-bombers" in techs else 1
+
+    def raid_bonus(self, techs: Sequence[str]) -> int:
+        """Added to a raiding bomber's best die: 1 with heavy bombers (LHTR 1.3)."""
+        return 1 if "heavy-bombers" in techs else 0
 
     def breakthrough(self, face: int) -> bool:
         """A research die succeeds on a 6 (Revised)."""
