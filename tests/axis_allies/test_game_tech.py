@@ -85,3 +85,23 @@ def test_heavy_bomber_raid_damage_is_the_best_die_plus_one_lhtr() -> None:
     choose(game, "germans", "bomb russia")
     roll(game, 2, 5)  # no AA gun: the two damage dice; best 5, plus 1
     assert game.d["bank"]["russians"] == bank - 6
+
+
+def test_rockets_fire_once_per_aa_gun_territory_at_a_factory_within_three() -> None:
+    game = fresh()
+    game.d["techs"] = {"germans": ["rockets"]}
+    at(game, "germans", "combat-move")
+    for where in ("ukraine-ssr", "eastern-europe", "belorussia", "balkans", "karelia-ssr", "caucasus"):
+        put(game, where)
+    put(game, "west-russia", ("germans", "aagun", 1))
+    bank = game.d["bank"]["russians"]
+    choose(game, "germans", "done")
+    mine = [o for o in options(game) if o.endswith("from west-russia")]
+    assert mine == ["rocket russia from west-russia"]  # Caucasus was emptied of its factory
+    assert options(game)[-1] == "done"
+    choose(game, "germans", "rocket russia from west-russia")
+    assert "rocket bombs the factory" in roll(game, 4)[0]
+    assert game.d["bank"]["russians"] == bank - 4
+    assert not any(o.endswith("from west-russia") for o in options(game))  # once a turn
+    choose(game, "germans", "done")
+    assert game.d["phase"] == "noncombat-move"

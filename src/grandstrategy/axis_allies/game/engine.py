@@ -337,10 +337,11 @@ class AAGame(GameState):
             raids = self.raid_options() if combat else []
             return [*self.move_options(combat=combat), *raids, "done"]
         if phase == "combat":
-            return [
+            fights = [
                 *(f"bomb {t}" for t in sorted(self.d["raids"])),
                 *(f"fight {t}" for t in sorted(self.d["battles"])),
             ]
+            return [*fights, *self.rocket_options(), *([] if fights else ["done"])]
         if phase == "mobilize":
             return self.place_options()
         return ["done"]
@@ -390,6 +391,8 @@ class AAGame(GameState):
             self.move(int(words[1]), words[2], words[3], words[5], combat=phase == "combat-move")
         elif words[0] == "fight":
             self.open_battle(words[1])
+        elif words[0] == "rocket":
+            self.fire_rocket(words[1], words[3])
         elif words[0] == "bomb":
             self.open_raid(words[1])
         elif words[0] == "raid":
@@ -405,7 +408,12 @@ class AAGame(GameState):
             if self.d["result"] is not None or self.d["battle"] is not None:
                 return
             phase = self.d["phase"]
-            if phase == "combat" and not self.d["battles"] and not self.d["raids"]:
+            if (
+                phase == "combat"
+                and not self.d["battles"]
+                and not self.d["raids"]
+                and not self.rocket_options()
+            ):
                 self.end_phase()
                 continue
             if phase == "mobilize" and not self.place_options():
@@ -440,6 +448,7 @@ class AAGame(GameState):
         self.d["bombed"] = {}
         self.d["bombard"] = {}
         self.d["sea_fought"] = []
+        self.d["rockets_fired"] = []
         self.d["start_factories"] = sorted(
             where
             for where, here in self.d["units"].items()
@@ -930,6 +939,51 @@ class AAGame(GameState):
         self.log(f"bombing of {where} costs {owner} {lost} IPCs (rolled {battle['damage']})")
         self.d["battle"] = None
 
+    def rocket_options(self) -> list[str]:
+        """``rocket TARGET from SOURCE``: with rockets, each territory holding the power's AA guns
+        (not moved this turn) fires once at an enemy factory within 3 spaces (Revised)."""
+        power = self.power
+        if "rockets" not in self.techs(power):
+            return []
+
+        def neighbours(t: str) -> list[str]:
+            return [
+                n for n in self.module.territories[t].neighbours if not self.module.territories[n].impassable
+            ]
+
+        result = []
+        for where in sorted(self.d["units"]):
+            if where in self.d["rockets_fired"] or self.is_sea(where):
+                continue
+            ready = any(
+                split(s)[0] == power and self.stats[split(s)[1]].aa_gun and split(s)[2] > 0
+                for s in self.d["units"][where]
+            )
+            if not ready:
+                continue
+            for target, distance in sorted(bfs_distances([where], neighbours, 3).items()):
+                if distance > 0 and self.hostile_land(power, target) and self.factories(target):
+                    result.append(f"rocket {target} from {where}")
+        return result
+
+    def fire_rocket(self, target: str, source: str) -> None:
+        """One die of damage to the target's owner, under the same per-territory cap as bombing."""
+        self.d["rockets_fired"].append(source)
+        self.d["battle"] = {
+            "where": target,
+            "attacker": self.power,
+            "raid": True,
+            "raiders": {},
+            "round": 0,
+            "stage": "bomb",
+            "dice": [["bomb", "rocket", 6]],
+            "hits": {},
+            "aa_hits": {},
+            "damage": 0,
+            "chooser": self.defence_chooser(target),
+            "origins": [],
+        }
+
     def has_enemy_aa(self, where: str) -> bool:
         return any(
             self.stats[split(s)[1]].aa_gun and not self.friendly(self.power, split(s)[0])
@@ -1329,6 +1383,7 @@ def new_game(profile: Profile, max_rounds: int) -> AAGame:
         "bombed": {},
         "bombard": {},
         "sea_fought": [],
+        "rockets_fired": [],
         "origins": {},
         "battle": None,
         "conquered": [],

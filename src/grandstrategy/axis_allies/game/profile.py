@@ -142,9 +142,9 @@ class Profile:
         "long-range-aircraft",
         "combined-bombardment",
         "heavy-bombers",
+        "rockets",
     )
-    """The developments a power may research here. Revised also has rockets; they are not
-    implemented yet, so they are not offered."""
+    """The developments a power may research here (Revised's six)."""
 
     def bomber_dice(self, unit: str, techs: Sequence[str]) -> int:
         """Dice a strategic bomber rolls when attacking or raiding, of which the best one counts:
