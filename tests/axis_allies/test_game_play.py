@@ -101,3 +101,12 @@ def test_command_line_new_play_and_replay(tmp_path: Path, capsys: pytest.Capture
     assert "replays" in capsys.readouterr().out
     assert run("new", "aa-revised", "--scenario", "1939", "--save", str(tmp_path / "x.json")) != 0
     assert "scenario must be '1942'" in capsys.readouterr().err
+
+
+def test_terminal_heading_shows_round_banks_and_victory_cities() -> None:
+    from grandstrategy.play.games import summary
+
+    info = summary(AA_REVISED.new_state({}))
+    assert info.title == "Axis & Allies Revised, LHTR 1.3"
+    assert info.turn == "1" and info.phase == "russians research"
+    assert "russians 24" in info.war and "victory cities allies 6, axis 6" in info.war

@@ -178,7 +178,19 @@ def summary(state: GameState, *, events: int = 8) -> Summary:
     """A short picture of the position: turn, war status, each power's record line, VP, cup, events."""
     game = as_cataclysm(state)
     if game is None:
-        return Summary(title="game", turn="", phase=state.phase(), war="", cup=None)
+        hook = _hook(state, "play_summary")
+        if hook is None:
+            return Summary(title="game", turn="", phase=state.phase(), war="", cup=None)
+        facts = hook()
+        return Summary(
+            title=str(facts["title"]),
+            turn=str(facts["turn"]),
+            phase=str(facts["phase"]),
+            war=str(facts["war"]),
+            cup=None,
+            events=list(facts["events"])[-events:] if events > 0 else [],
+            result=facts.get("result"),
+        )
     from grandstrategy.cataclysm.rules.control import ideology_scores, victory_points
     from grandstrategy.cataclysm.rules.politics import effectiveness
 

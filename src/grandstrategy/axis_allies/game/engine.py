@@ -287,6 +287,20 @@ class AAGame(GameState):
             return None, vcs, self.d["round"], None
         return result["winner"], vcs, result["round"], result["how"]
 
+    def play_summary(self) -> dict[str, Any]:
+        """The terminal's heading: round, power and phase, banks and victory cities, recent events."""
+        banks = ", ".join(f"{p} {self.d['bank'][p]}" for p in self.order)
+        vcs = ", ".join(f"{a} {n}" for a, n in self.play_outcome()[1].items())
+        result = self.d["result"]
+        return {
+            "title": self.profile.title,
+            "turn": str(self.d["round"]),
+            "phase": f"{self.power} {self.d['phase']}",
+            "war": f"IPCs {banks}; victory cities {vcs}",
+            "events": list(self.d["log"]),
+            "result": f"{result['winner'] or 'nobody'} wins ({result['how']})" if result else None,
+        }
+
     def play_log(self) -> list[str]:
         """The recent public events, oldest first."""
         return list(self.d["log"])
