@@ -300,3 +300,23 @@ def test_aa_guns_move_only_in_non_combat_move() -> None:
     assert not any("aagun" in option for option in options(game))
     choose(game, "russians", "done")
     assert "move 1 aagun caucasus -> russia" in options(game)
+
+
+def test_armour_blitzes_past_an_undefended_aa_gun_and_captures_it() -> None:
+    game = fresh()
+    at(game, "germans", "combat-move")
+    game.d["owner"]["west-russia"] = "russians"
+    put(game, "west-russia", ("russians", "aagun", 1))
+    put(game, "belorussia", ("germans", "armour", 1))
+    choose(game, "germans", "move 1 armour belorussia -> west-russia")
+    assert game.owner("west-russia") == "germans"
+    assert game.units("west-russia") == {key("germans", "armour", 1): 1, key("germans", "aagun", 0): 1}
+
+
+def test_a_transport_that_unloaded_moves_no_further() -> None:
+    game = fresh()
+    at(game, "british", "noncombat-move")
+    put(game, "sz-7", ("british", "transport", 1), ("british", "infantry", 1))
+    choose(game, "british", "move 1 infantry sz-7 -> united-kingdom")
+    assert game.units("sz-7") == {key("british", "transport", 0): 1}
+    assert not any(o.startswith("move 1 transport sz-7") for o in options(game))

@@ -737,7 +737,9 @@ class AAGame(GameState):
                 stats.domain == "land" and self.hostile_land(power, target)
             )
             if combat and attack and stats.domain != "air":
-                empty = not self.enemy_units(power, target) - self.factories(target)
+                empty = not self.enemy_units(
+                    power, target, combat_only=True
+                )  # AA guns, factories don't stop it
                 if stats.blitz and left > 0 and empty:
                     self.capture(target, power)  # Revised: armour blitzes through empty enemy land
                 else:
@@ -747,6 +749,8 @@ class AAGame(GameState):
             moved += take
             if moved >= count:
                 break
+        if stats.domain == "land" and self.is_sea(origin):
+            self.moor_transports(origin)
         if combat and stats.domain == "land" and self.is_sea(origin) and self.hostile_land(power, target):
             zones = self.d["bombard"].setdefault(target, [])  # an amphibious assault from this zone
             if origin not in zones:
@@ -760,6 +764,14 @@ class AAGame(GameState):
             origins = self.d["origins"].setdefault(target, [])
             if stats.domain != "air" and origin not in origins and self.is_sea(origin) == self.is_sea(target):
                 origins.append(origin)  # retreats go back where units came from (not amphibious)
+
+    def moor_transports(self, zone: str) -> None:
+        """Transports that have unloaded move no further this turn (Revised)."""
+        for stack, n in self.stacks(zone):
+            owner, unit, moves, damage = split(stack)
+            if owner == self.power and self.stats[unit].transport_capacity and moves:
+                self.add(zone, stack, -n)
+                self.add(zone, key(owner, unit, 0, damage), n)
 
     def cargo(self, zone: str, power: str) -> list[str]:
         """The power's land units aboard transports in ``zone``, one stack key per unit, the
