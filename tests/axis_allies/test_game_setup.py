@@ -130,3 +130,19 @@ def test_new_fighters_may_be_placed_on_a_carrier_next_to_the_factory_lhtr() -> N
     choose(game, "germans", "place fighter germany sz-5")
     assert "place fighter germany sz-5" not in options(game)  # the carrier holds two
     assert "place fighter germany" in options(game)
+
+
+def test_a_variant_overrides_a_profile_hook_instead_of_copying_the_engine() -> None:
+    from grandstrategy.axis_allies.game import AARuleSet, Profile
+
+    class LowTarget(Profile):
+        name = "test-variant"
+
+        def victory_cities_needed(self, alliance: str) -> int:
+            return 6
+
+    game = AARuleSet(profile=LowTarget).new_state({})
+    at(game, "americans", "noncombat-move")
+    choose(game, "americans", "done")
+    assert game.is_terminal() and game.d["result"]["winner"] == "allies"  # 6 each; allies checked first
+    assert not fresh().is_terminal()

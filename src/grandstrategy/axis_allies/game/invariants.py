@@ -56,6 +56,18 @@ def problems(game: AAGame) -> list[str]:
     for where, sides in land_sides.items():
         if len(sides) > 1 and where not in open_battles:
             found.append(f"{where} holds units of both alliances outside a battle")
+    if d["phase"] not in ("combat-move", "combat") and (d["battles"] or d["raids"]):
+        found.append(f"battles {d['battles']} or raids {sorted(d['raids'])} waiting in phase {d['phase']}")
+    if d["battle"] is not None and d["phase"] not in ("combat", "research"):
+        found.append(f"a battle is open in phase {d['phase']}")
+    if d["purchased"] and d["phase"] not in (
+        "purchase",
+        "combat-move",
+        "combat",
+        "noncombat-move",
+        "mobilize",
+    ):
+        found.append(f"units bought but not placed in phase {d['phase']}")
     if d["phase"] not in ("research", "purchase", "combat-move", "combat", "noncombat-move", "mobilize"):
         found.append(f"unknown phase {d['phase']!r}")
     return found

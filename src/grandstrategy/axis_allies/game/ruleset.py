@@ -27,14 +27,17 @@ class AARuleSet:
     name = "aa-revised"
     aliases: tuple[str, ...] = ("revised", "aa-lhtr", "axis-allies-revised")
 
-    def __init__(self, module: MapModule | None = None) -> None:
+    def __init__(self, module: MapModule | None = None, profile: type[Profile] | None = None) -> None:
+        """``profile``: a :class:`Profile` subclass for a variant (default: Revised + LHTR 1.3)."""
         self._module = module
+        self._profile_class = profile
         self._profile: Profile | None = None
 
     @property
     def profile(self) -> Profile:
         if self._profile is None:
-            self._profile = revised_profile(self._module or load_module())
+            module = self._module or load_module()
+            self._profile = self._profile_class(module) if self._profile_class else revised_profile(module)
         return self._profile
 
     @property
