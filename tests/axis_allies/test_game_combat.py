@@ -320,3 +320,19 @@ def test_a_transport_that_unloaded_moves_no_further() -> None:
     choose(game, "british", "move 1 infantry sz-7 -> united-kingdom")
     assert game.units("sz-7") == {key("british", "transport", 0): 1}
     assert not any(o.startswith("move 1 transport sz-7") for o in options(game))
+
+
+def test_defending_submarines_may_submerge_before_a_round() -> None:
+    game = fresh()
+    at(game, "british", "combat-move")
+    put(game, "sz-6", ("british", "battleship", 1))
+    put(game, "sz-5", ("germans", "submarine", 1), ("germans", "transport", 1))
+    choose(game, "british", "move 1 battleship sz-6 -> sz-5")
+    choose(game, "british", "done")
+    choose(game, "british", "fight sz-5")
+    assert game.to_act() == "germans"
+    assert options(game) == ["keep submarines in the battle", "submerge submarines"]
+    choose(game, "germans", "submerge submarines")
+    roll(game, 4, 6)  # the battleship sinks the transport, which misses
+    assert game.d["battle"] is None
+    assert game.units("sz-5") == {key("british", "battleship", 0): 1, key("germans", "submarine", 2): 1}

@@ -188,7 +188,7 @@ class AAGame(GameState):
         if battle is not None:
             if battle["dice"]:
                 return CHANCE
-            if battle["stage"] == "defender-casualties":
+            if battle["stage"] in ("defender-casualties", "defender-submerge"):
                 return Seat(battle["chooser"])
         return Seat(self.power)
 
@@ -338,6 +338,8 @@ class AAGame(GameState):
                 return self.casualty_options(battle)
             if battle["stage"] == "retreat":
                 return ["press attack", *self.withdrawals(battle)]
+            if battle["stage"] == "defender-submerge":
+                return ["keep submarines in the battle", "submerge submarines"]
         if phase == "research":
             return self.research_options()
         if phase == "purchase":
@@ -370,6 +372,8 @@ class AAGame(GameState):
                 self.take_casualty(battle, words)
             elif option == "press attack":
                 self.start_round(battle)
+            elif battle["stage"] == "defender-submerge":
+                self.defence_submerges(battle, option == "submerge submarines")
             elif option == "submerge submarines":
                 self.submerge(battle)
             elif option == "break off":
@@ -1047,6 +1051,28 @@ class AAGame(GameState):
             return
         battle["round"] += 1
         battle["hits"] = {}
+        subs = any(self.stats[u].sub for _, _, u, _, _ in self.side_units(where, False))
+        if subs and self.is_sea(where) and not self.has_destroyer(where, True):
+            battle["stage"] = "defender-submerge"  # the defence may take its submarines out first
+            return
+        self.fire(battle)
+
+    def defence_submerges(self, battle: dict[str, Any], submerge: bool) -> None:
+        """The defence's answer before a round: its submarines leave the battle, or stay and fight."""
+        where = battle["where"]
+        if submerge:
+            for stack, _, unit, _, n in self.side_units(where, False):
+                if self.stats[unit].sub:
+                    self.add(where, stack, -n)
+                    battle["submerged"][stack] = battle["submerged"].get(stack, 0) + n
+            self.log(f"defending submarines submerge at {where}")
+            if not self.side_units(where, False):
+                self.finish_battle(battle)
+                return
+        self.fire(battle)
+
+    def fire(self, battle: dict[str, Any]) -> None:
+        """The volleys of a round: first-striking submarines, then everything else."""
         strike = self.round_dice(battle, strike=True)
         battle["after"] = "fire" if strike else "round-end"
         battle["dice"] = strike or self.round_dice(battle, strike=False)
