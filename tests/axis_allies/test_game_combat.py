@@ -336,3 +336,16 @@ def test_defending_submarines_may_submerge_before_a_round() -> None:
     roll(game, 4, 6)  # the battleship sinks the transport, which misses
     assert game.d["battle"] is None
     assert game.units("sz-5") == {key("british", "battleship", 0): 1, key("germans", "submarine", 2): 1}
+
+
+def test_aircraft_fly_into_battle_only_with_moves_left_to_land() -> None:
+    game = fresh()
+    at(game, "germans", "combat-move")
+    game.d["owner"]["west-russia"] = "russians"
+    put(game, "west-russia", ("russians", "infantry", 1))
+    put(game, "belorussia")
+    game.add("belorussia", key("germans", "fighter", 1))
+    assert "move 1 fighter belorussia -> west-russia" not in options(game)  # no way back
+    game.add("belorussia", key("germans", "fighter", 1), -1)
+    game.add("belorussia", key("germans", "fighter", 2))
+    assert "move 1 fighter belorussia -> west-russia" in options(game)

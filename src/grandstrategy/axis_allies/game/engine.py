@@ -612,7 +612,7 @@ class AAGame(GameState):
                 if combat and not stats.combat:
                     continue  # AA guns move only in non-combat move (Revised)
                 if stats.domain == "air":
-                    targets = self.air_targets(where, moves, combat=combat)
+                    targets = self.air_targets(where, moves, combat=combat, carrier=stats.carrier_cost > 0)
                 elif stats.domain == "land":
                     targets = self.land_targets(where, unit, combat=combat)
                 elif stats.domain == "sea":
@@ -675,9 +675,13 @@ class AAGame(GameState):
                 return False
         return True
 
-    def air_targets(self, where: str, moves: int, *, combat: bool, anywhere: bool = False) -> list[str]:
+    def air_targets(
+        self, where: str, moves: int, *, combat: bool, anywhere: bool = False, carrier: bool = False
+    ) -> list[str]:
         """Air moves a whole path at once: anywhere within its moves over passable territories
-        (aircraft fly over anything but the impassable neutrals)."""
+        (aircraft fly over anything but the impassable neutrals). Into battle or on a raid only
+        where the moves left would still reach friendly land (or, for ``carrier`` aircraft, a
+        carrier with room) as things stand now (Revised: no planned suicide flights)."""
         power = self.power
 
         def neighbours(t: str) -> list[str]:
@@ -685,10 +689,18 @@ class AAGame(GameState):
                 n for n in self.module.territories[t].neighbours if not self.module.territories[n].impassable
             ]
 
-        reach = bfs_distances([where], neighbours)
+        reach = bfs_distances([where], neighbours, moves)
+        home: dict[str, int] = {}
+        if combat or anywhere:  # a flight into battle must leave the moves to reach a landing place
+            spots = [t for t in self.module.territories if not self.is_sea(t) and self.landing_ok(t)]
+            if carrier:
+                spots += [t for t in self.d["units"] if self.is_sea(t) and self.landing_ok(t)]
+            home = bfs_distances(spots, neighbours, moves)
         result = []
         for target, distance in sorted(reach.items()):
             if distance == 0 or distance > moves:
+                continue
+            if (combat or anywhere) and home.get(target, moves + 1) > moves - distance:
                 continue
             if anywhere:
                 result.append(target)
