@@ -349,3 +349,14 @@ def test_aircraft_fly_into_battle_only_with_moves_left_to_land() -> None:
     game.add("belorussia", key("germans", "fighter", 1), -1)
     game.add("belorussia", key("germans", "fighter", 2))
     assert "move 1 fighter belorussia -> west-russia" in options(game)
+
+
+def test_a_land_unit_that_moved_in_combat_move_stays_put_in_non_combat() -> None:
+    game = fresh()
+    at(game, "germans", "combat-move")
+    put(game, "belorussia", ("germans", "armour", 1))
+    choose(game, "germans", "move 1 armour belorussia -> eastern-europe")  # a step into friendly land
+    choose(game, "germans", "done")
+    assert game.d["phase"] == "noncombat-move"
+    assert game.units("eastern-europe").get(key("germans", "armour", 0)) == 1
+    assert not any(o.startswith("move 1 armour eastern-europe") for o in options(game))
