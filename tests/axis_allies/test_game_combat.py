@@ -355,6 +355,7 @@ def test_a_land_unit_that_moved_in_combat_move_stays_put_in_non_combat() -> None
     game = fresh()
     at(game, "germans", "combat-move")
     put(game, "belorussia", ("germans", "armour", 1))
+    put(game, "eastern-europe")
     choose(game, "germans", "move 1 armour belorussia -> eastern-europe")  # a step into friendly land
     choose(game, "germans", "done")
     assert game.d["phase"] == "noncombat-move"
