@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from grandstrategy.cataclysm.engine.game import CataclysmGame
 
 
-RULESET_PACKAGES = ("grandstrategy.cataclysm.engine",)
+RULESET_PACKAGES = ("grandstrategy.cataclysm.engine", "grandstrategy.axis_allies.game")
 """Packages that register a playable rule set when imported."""
 
 
@@ -51,11 +51,21 @@ def as_cataclysm(state: GameState) -> CataclysmGame | None:
     return state if isinstance(state, CataclysmGame) else None
 
 
+def _hook(state: GameState, name: str) -> Any:
+    """A rule set's optional play-layer method (``play_groups``, ``play_value`` ...), or ``None``.
+
+    A rule set other than Cataclysm answers the play layer through these few methods on its state;
+    one without them gets the neutral answers.
+    """
+    return getattr(state, name, None)
+
+
 def seat_groups(state: GameState) -> dict[str, list[str]]:
     """Named groups of seats a SEATS text may use: Cataclysm's ideologies, in the rules' order."""
     game = as_cataclysm(state)
     if game is None:
-        return {}
+        hook = _hook(state, "play_groups")
+        return dict(hook()) if hook is not None else {}
     groups: dict[str, list[str]] = {}
     for ideology in ("democracy", "fascism", "communism"):
         groups[ideology] = [p for p in game.state.powers if game.module.powers[p].ideology.value == ideology]
@@ -73,7 +83,12 @@ def seat_names(state: GameState) -> dict[str, str]:
 def seat_group(state: GameState, seat: str) -> str:
     """The group a seat plays for (its ideology in Cataclysm; the seat itself elsewhere)."""
     game = as_cataclysm(state)
-    if game is None or seat not in game.module.powers:
+    if game is None:
+        for group, members in seat_groups(state).items():
+            if seat in members:
+                return group
+        return seat
+    if seat not in game.module.powers:
         return seat
     return game.module.powers[seat].ideology.value
 
@@ -82,7 +97,8 @@ def invariant_problems(state: GameState) -> list[str]:
     """Broken invariants of the position (Cataclysm's ``engine/invariants.py``); empty elsewhere."""
     game = as_cataclysm(state)
     if game is None:
-        return []
+        hook = _hook(state, "play_problems")
+        return list(hook()) if hook is not None else []
     from grandstrategy.cataclysm.engine.invariants import problems
 
     return problems(game)
@@ -104,6 +120,10 @@ class Outcome:
 def outcome(state: GameState) -> Outcome:
     """The result of a finished game (or the standing of one in progress)."""
     game = as_cataclysm(state)
+    hook = _hook(state, "play_outcome")
+    if game is None and hook is not None:
+        winner, scores, turns, end = hook()
+        return Outcome(winner, dict(scores), turns, end)
     if game is None:
         returns = state.returns()
         best = max(returns.values(), default=0.0)
@@ -159,7 +179,19 @@ def summary(state: GameState, *, events: int = 8) -> Summary:
     """A short picture of the position: turn, war status, each power's record line, VP, cup, events."""
     game = as_cataclysm(state)
     if game is None:
-        return Summary(title="game", turn="", phase=state.phase(), war="", cup=None)
+        hook = _hook(state, "play_summary")
+        if hook is None:
+            return Summary(title="game", turn="", phase=state.phase(), war="", cup=None)
+        facts = hook()
+        return Summary(
+            title=str(facts["title"]),
+            turn=str(facts["turn"]),
+            phase=str(facts["phase"]),
+            war=str(facts["war"]),
+            cup=None,
+            events=list(facts["events"])[-events:] if events > 0 else [],
+            result=facts.get("result"),
+        )
     from grandstrategy.cataclysm.markers import describe_marker
     from grandstrategy.cataclysm.rules.control import ideology_scores, victory_points
     from grandstrategy.cataclysm.rules.politics import effectiveness
@@ -206,7 +238,10 @@ def summary(state: GameState, *, events: int = 8) -> Summary:
 def game_log(state: GameState) -> list[str]:
     """The rule set's readable log of events (Cataclysm's public log), oldest first."""
     game = as_cataclysm(state)
-    return list(game.state.log) if game is not None else []
+    if game is None:
+        hook = _hook(state, "play_log")
+        return list(hook()) if hook is not None else []
+    return list(game.state.log)
 
 
 def decision_prompt(state: GameState) -> str:
@@ -268,6 +303,9 @@ def position_value(state: GameState, seat: str) -> float:
     game = as_cataclysm(state)
     if game is not None and seat in game.module.powers:
         return cataclysm_value(game, game.module.powers[seat].ideology.value)
+    hook = _hook(state, "play_value")
+    if game is None and hook is not None:
+        return float(hook(seat))
     return float(state.returns().get(Seat(seat), 0.0))
 
 

@@ -1,0 +1,271 @@
+"""Movement in an A&A game: land, sea and air moves, transports, and landing aircraft.
+
+Land and sea units move one territory or sea zone per decision; aircraft fly a whole path.
+"""
+
+from __future__ import annotations
+
+from grandstrategy.axis_allies.game.board import key, split
+from grandstrategy.axis_allies.game.combat import Combat
+from grandstrategy.core.graph import bfs_distances
+
+
+class Movement(Combat):
+    """Combat and non-combat move: the legal moves and their effects."""
+
+    def move_options(self, *, combat: bool) -> list[str]:
+        """``move N TYPE FROM -> TO``: one unit, or every unit of the type there that can make
+        that move (land and sea units one step at a time, aircraft a whole flight)."""
+        power = self.power
+        result: list[str] = []
+        for where in sorted(self.d["units"]):
+            reach: dict[tuple[str, str], int] = {}  # (type, target) -> units able to go there
+            for stack, n in self.stacks(where):
+                owner, unit, moves, damage = split(stack)
+                if owner != power or moves <= 0 or damage:
+                    continue
+                stats = self.stats[unit]
+                if combat and not stats.combat:
+                    continue  # AA guns move only in non-combat move (Revised)
+                if stats.domain == "air":
+                    targets = self.air_targets(where, moves, combat=combat, carrier=stats.carrier_cost > 0)
+                elif stats.domain == "land":
+                    targets = self.land_targets(where, unit, combat=combat)
+                elif stats.domain == "sea":
+                    targets = self.sea_targets(where, combat=combat)
+                else:
+                    continue
+                for target in targets:
+                    reach[unit, target] = reach.get((unit, target), 0) + n
+            for (unit, target), n in sorted(reach.items()):
+                stats = self.stats[unit]
+                counts = [1, n] if n > 1 else [1]
+                if stats.transport_capacity:
+                    counts = [c for c in counts if self.carry_plan(where, c) is not None]
+                if stats.domain == "land" and self.is_sea(target):  # boarding: as many as fit
+                    counts = [c for c in counts if c * stats.transport_cost <= self.cargo_room(power, target)]
+                result.extend(f"move {c} {unit} {where} -> {target}" for c in counts)
+        return result
+
+    def land_targets(self, where: str, unit: str, *, combat: bool) -> list[str]:
+        power = self.power
+        if where in self.d["battles"]:
+            return []
+        result = []
+        cost = self.stats[unit].transport_cost
+        for other in self.module.territories[where].neighbours:
+            t = self.module.territories[other]
+            if t.type.value == "sea" and not self.is_sea(where):
+                # Loading onto the power's own transports, in a sea zone free of enemy warships.
+                free = other not in self.d["battles"] and not self.enemy_units(power, other, combat_only=True)
+                if free and cost and self.cargo_room(power, other) >= cost:
+                    result.append(other)
+                continue
+            if t.type.value != "land" or t.impassable:
+                continue
+            if self.hostile_land(power, other):
+                if combat:
+                    result.append(other)
+            elif combat or not self.enemy_units(power, other, combat_only=True):
+                result.append(other)
+        return result
+
+    def sea_targets(self, where: str, *, combat: bool) -> list[str]:
+        power = self.power
+        if where in self.d["battles"]:
+            return []
+        result = []
+        for other in self.module.sea_neighbours(where):
+            if not self.canal_open(where, other):
+                continue
+            if self.enemy_units(power, other, combat_only=True) and not combat:
+                continue
+            result.append(other)
+        return result
+
+    def canal_open(self, a: str, b: str) -> bool:
+        """Ships pass between a canal's sea zones only if their side holds its land (module canals)."""
+        for canal in self.module.canals.values():
+            crosses = a in canal.sea_zones and b in canal.sea_zones
+            if crosses and not all(self.friendly(self.power, self.owner(t)) for t in canal.controlled_by):
+                return False
+        return True
+
+    def air_targets(
+        self, where: str, moves: int, *, combat: bool, anywhere: bool = False, carrier: bool = False
+    ) -> list[str]:
+        """Air moves a whole path at once: anywhere within its moves over passable territories
+        (aircraft fly over anything but the impassable neutrals). Into battle or on a raid only
+        where the moves left would still reach friendly land (or, for ``carrier`` aircraft, a
+        carrier with room) as things stand now (Revised: no planned suicide flights)."""
+        power = self.power
+
+        def neighbours(t: str) -> list[str]:
+            return [
+                n for n in self.module.territories[t].neighbours if not self.module.territories[n].impassable
+            ]
+
+        reach = bfs_distances([where], neighbours, moves)
+        home: dict[str, int] = {}
+        if combat or anywhere:  # a flight into battle must leave the moves to reach a landing place
+            spots = [t for t in self.module.territories if not self.is_sea(t) and self.landing_ok(t)]
+            if carrier:
+                spots += [t for t in self.d["units"] if self.is_sea(t) and self.landing_ok(t)]
+            home = bfs_distances(spots, neighbours, moves)
+        result = []
+        for target, distance in sorted(reach.items()):
+            if distance == 0 or distance > moves:
+                continue
+            if (combat or anywhere) and home.get(target, moves + 1) > moves - distance:
+                continue
+            if anywhere:
+                result.append(target)
+            elif combat:
+                if self.enemy_units(power, target, combat_only=True) or (
+                    target in self.d["battles"] and self.enemy_units(power, target)
+                ):
+                    result.append(target)
+            elif self.landing_ok(target):
+                result.append(target)
+        return result
+
+    def move(self, count: int, unit: str, origin: str, target: str, *, combat: bool) -> None:
+        power = self.power
+        stats = self.stats[unit]
+        moved = 0
+        aboard = self.carry_plan(origin, count) if stats.transport_capacity else []
+        distance = self.air_distance(origin, target) if stats.domain == "air" else 1
+        for stack, n in self.stacks(origin):
+            owner, kind, moves, damage = split(stack)
+            if owner != power or kind != unit or moves < distance or damage:
+                continue
+            take = min(n, count - moved)
+            if stats.domain == "air":
+                left = moves - distance
+            elif stats.domain == "land" and self.is_sea(target):
+                left = moves  # boarding costs no movement; the unit moves with its transport
+            elif stats.domain == "land" and self.is_sea(origin):
+                left = 0  # unloading ends the unit's move (Revised)
+            else:
+                left = moves - 1
+            attack = self.enemy_units(power, target) > 0 or (
+                stats.domain == "land" and self.hostile_land(power, target)
+            )
+            if combat and attack and stats.domain != "air":
+                empty = not self.enemy_units(
+                    power, target, combat_only=True
+                )  # AA guns, factories don't stop it
+                if stats.blitz and left > 0 and empty:
+                    self.capture(target, power)  # Revised: armour blitzes through empty enemy land
+                else:
+                    left = 0
+            self.add(origin, stack, -take)
+            self.add(target, key(power, unit, left, damage), take)
+            moved += take
+            if moved >= count:
+                break
+        if stats.domain == "land" and self.is_sea(origin):
+            self.moor_transports(origin)
+        if combat and stats.domain == "land" and self.is_sea(origin) and self.hostile_land(power, target):
+            zones = self.d["bombard"].setdefault(target, [])  # an amphibious assault from this zone
+            if origin not in zones:
+                zones.append(origin)
+        for stack in aboard or []:
+            self.add(origin, stack, -1)
+            self.add(target, stack)
+        if combat and (self.enemy_units(power, target) or self.hostile_land(power, target)):
+            if target not in self.d["battles"]:
+                self.d["battles"].append(target)
+            origins = self.d["origins"].setdefault(target, [])
+            if stats.domain != "air" and origin not in origins and self.is_sea(origin) == self.is_sea(target):
+                origins.append(origin)  # retreats go back where units came from (not amphibious)
+
+    def moor_transports(self, zone: str) -> None:
+        """Transports that have unloaded move no further this turn (Revised)."""
+        for stack, n in self.stacks(zone):
+            owner, unit, moves, damage = split(stack)
+            if owner == self.power and self.stats[unit].transport_capacity and moves:
+                self.add(zone, stack, -n)
+                self.add(zone, key(owner, unit, 0, damage), n)
+
+    def carry_plan(self, zone: str, count: int) -> list[str] | None:
+        """The cargo that ``count`` departing transports take along: the costliest units first,
+        until what stays behind fits the transports that stay; ``None`` if that cannot be done."""
+        power = self.power
+        each = max((self.stats[split(s)[1]].transport_capacity for s, _ in self.stacks(zone)), default=0)
+        capacity = count * each
+        short = -(self.cargo_room(power, zone) - capacity)  # cargo cost the staying transports cannot hold
+        taken: list[str] = []
+        for stack in self.cargo(zone, power):
+            if short <= 0:
+                break
+            cost = self.stats[split(stack)[1]].transport_cost
+            if cost <= capacity:
+                capacity -= cost
+                short -= cost
+                taken.append(stack)
+        return taken if short <= 0 else None
+
+    def freeze_moved(self) -> None:
+        """After combat move, land and sea units that moved may not move again this turn (Revised)."""
+        power = self.power
+        for where in list(self.d["units"]):
+            for stack, n in list(self.units(where).items()):
+                owner, unit, moves, damage = split(stack)
+                stats = self.stats[unit]
+                if (
+                    owner == power
+                    and stats.domain in ("land", "sea")
+                    and 0 < moves < self.movement(owner, unit)
+                ):
+                    self.add(where, stack, -n)
+                    self.add(where, key(owner, unit, 0, damage), n)
+
+    def land_aircraft(self) -> None:
+        """At the end of non-combat move, aircraft with nowhere legal to be are lost (Revised)."""
+        power = self.power
+        for where in sorted(self.d["units"]):
+            room = self.carrier_room(where) if self.is_sea(where) else 0
+            for stack, n in self.stacks(where):
+                owner, unit, _, _ = split(stack)
+                if owner != power or self.stats[unit].domain != "air":
+                    continue
+                if self.is_sea(where):
+                    fits = max(0, min(n, room)) if self.stats[unit].carrier_cost else 0
+                    lost = n - fits
+                else:
+                    lost = 0 if self.landing_ok(where) else n
+                if lost:
+                    self.add(where, stack, -lost)
+                    self.log(f"{lost} {unit} in {where} cannot land and are lost")
+
+    def raid_options(self) -> list[str]:
+        """``raid N bomber FROM -> TO``: bombers flying to an enemy territory with a factory."""
+        power = self.power
+        result: list[str] = []
+        for where in sorted(self.d["units"]):
+            reach: dict[tuple[str, str], int] = {}
+            for stack, n in self.stacks(where):
+                owner, unit, moves, _ = split(stack)
+                if owner != power or moves <= 0 or not self.stats[unit].strategic_bomber:
+                    continue
+                for target in self.air_targets(where, moves, combat=False, anywhere=True):
+                    if self.hostile_land(power, target) and self.factories(target):
+                        reach[unit, target] = reach.get((unit, target), 0) + n
+            for (unit, target), n in sorted(reach.items()):
+                result.extend(f"raid {c} {unit} {where} -> {target}" for c in ([1, n] if n > 1 else [1]))
+        return result
+
+    def send_raid(self, count: int, unit: str, origin: str, target: str) -> None:
+        """Bombers leave the board for the raid; they come back to the target after it."""
+        distance = self.air_distance(origin, target)
+        for stack, n in self.stacks(origin):
+            owner, kind, moves, damage = split(stack)
+            if owner != self.power or kind != unit or moves < distance or count <= 0:
+                continue
+            take = min(n, count)
+            count -= take
+            self.add(origin, stack, -take)
+            raiders = self.d["raids"].setdefault(target, {})
+            new = key(owner, unit, moves - distance, damage)
+            raiders[new] = raiders.get(new, 0) + take
