@@ -27,6 +27,7 @@ from grandstrategy.cataclysm.engine.special import (
     wnt_option,
 )
 from grandstrategy.cataclysm.rules.control import belligerent
+from grandstrategy.cataclysm.rules.frozen import frozen
 from grandstrategy.cataclysm.rules.movement import (
     deployment_coasts,
     deployment_destinations,
@@ -82,6 +83,11 @@ def _military_action(game: CataclysmGame, current: Step) -> None:
 def military_menu(game: CataclysmGame, power: str, left: int, targets: list[str] | None = None) -> list[str]:
     """The military actions ``power`` could perform now with ``left`` actions (LR 8.0), besides
     forfeiting; ``targets`` are its operation options when already known."""
+    with frozen(game.state):
+        return _military_menu(game, power, left, targets)
+
+
+def _military_menu(game: CataclysmGame, power: str, left: int, targets: list[str] | None) -> list[str]:
     if targets is None:
         targets = operations.operation_options(game, power, left, deployed=[])
     options: list[str] = []
@@ -102,7 +108,9 @@ def any_military_action(game: CataclysmGame, power: str) -> bool:
     """Whether one military action could do anything now, the cheap checks first (LR 8.0)."""
     if _deployable(game, power, None) or (power == "germany" and "rhineland" in game.state.markers):
         return True
-    return bool(military_menu(game, power, 1))
+    if military_menu(game, power, 1, []):  # everything but the operations
+        return True
+    return bool(operations.operation_options(game, power, 1, deployed=[], first=True))
 
 
 @step("military-action-answer")

@@ -18,6 +18,7 @@ from grandstrategy.cataclysm.module.schema import (
     ResourceKind,
 )
 from grandstrategy.cataclysm.module.world import area_controller, score
+from grandstrategy.cataclysm.rules.frozen import memo_of
 from grandstrategy.cataclysm.rules.special import denied_areas
 from grandstrategy.cataclysm.state import CataclysmState
 
@@ -27,12 +28,25 @@ def ideology(module: Module, power: str) -> Ideology:
 
 
 def controller(module: Module, state: CataclysmState, area_id: str) -> str | None:
-    """The power controlling the area now, or None (LR 2.2.4); surrendered powers control nothing."""
+    """The power controlling the area now, or None (LR 2.2.4); surrendered powers control nothing.
+
+    Remembered per area while the state is frozen (:mod:`~grandstrategy.cataclysm.rules.frozen`).
+    """
+    memo = memo_of(state)
+    if memo is not None:
+        key = ("controller", area_id)
+        if key in memo:
+            found: str | None = memo[key]
+            return found
+    powers = state.powers
 
     def active(power: str) -> bool:
-        return power in state.powers and state.powers[power].active
+        return power in powers and powers[power].active
 
-    return area_controller(module, area_id, state.cubes.get(area_id, {}), active)
+    found = area_controller(module, area_id, state.cubes.get(area_id, {}), active)
+    if memo is not None:
+        memo[key] = found
+    return found
 
 
 def is_country(module: Module, state: CataclysmState, area_id: str) -> bool:
@@ -85,7 +99,18 @@ def friendly_area(module: Module, state: CataclysmState, power: str, area_id: st
 
 
 def interests(module: Module, state: CataclysmState, power: str) -> set[str]:
-    """Every area the power has an interest in (LR 5.1), allies' interests included."""
+    """Every area the power has an interest in (LR 5.1), allies' interests included (a new set)."""
+    memo = memo_of(state)
+    if memo is not None:
+        key = ("interests", power)
+        remembered = memo.get(key)
+        if remembered is None:
+            remembered = memo[key] = frozenset(_interests(module, state, power))
+        return set(remembered)
+    return _interests(module, state, power)
+
+
+def _interests(module: Module, state: CataclysmState, power: str) -> set[str]:
     found = _own_interests(module, state, power)
     for other in state.powers:
         if allied(module, state, power, other):
