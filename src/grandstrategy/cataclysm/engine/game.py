@@ -186,10 +186,16 @@ class CataclysmGame(GameState):
         return {"state": data, "pending": pending}
 
 
-@lru_cache(maxsize=4096)
 def _chance_node(kind: str, label: str, outcomes: tuple[tuple[str, str], ...]) -> ChanceNode:
-    """A chance node from its JSON form; the same node recurs (every die), so it is built once."""
-    return ChanceNode(kind, label, tuple((name, Fraction(p)) for name, p in outcomes))
+    """A chance node from its JSON form; the same outcomes recur under many labels (every die),
+    so they are parsed and checked once (:meth:`ChanceNode.relabelled`)."""
+    node = _chance_outcomes(kind, outcomes)
+    return node if node.label == label else node.relabelled(label)
+
+
+@lru_cache(maxsize=4096)
+def _chance_outcomes(kind: str, outcomes: tuple[tuple[str, str], ...]) -> ChanceNode:
+    return ChanceNode(kind, "", tuple((name, Fraction(p)) for name, p in outcomes))
 
 
 def _copy(value: Any) -> Any:

@@ -19,6 +19,7 @@ from grandstrategy.cataclysm.module.schema import (
 )
 from grandstrategy.cataclysm.module.world import area_controller, score
 from grandstrategy.cataclysm.rules.frozen import memo_of
+from grandstrategy.cataclysm.rules.recall import Recall
 from grandstrategy.cataclysm.rules.special import denied_areas
 from grandstrategy.cataclysm.state import CataclysmState
 
@@ -102,12 +103,37 @@ def interests(module: Module, state: CataclysmState, power: str) -> set[str]:
     """Every area the power has an interest in (LR 5.1), allies' interests included (a new set)."""
     memo = memo_of(state)
     if memo is not None:
-        key = ("interests", power)
-        remembered = memo.get(key)
-        if remembered is None:
-            remembered = memo[key] = frozenset(_interests(module, state, power))
-        return set(remembered)
-    return _interests(module, state, power)
+        remembered = memo.get(("interests", power))
+        if remembered is not None:
+            return set(remembered)
+    answers = _INTERESTS.answers(module, state)
+    remembered = answers.get(power)
+    if remembered is None:
+        remembered = answers[power] = frozenset(_interests(module, state, power))
+    if memo is not None:
+        memo[("interests", power)] = remembered
+    return set(remembered)
+
+
+def _interest_fields(state: CataclysmState) -> tuple[object, ...]:
+    """What a power's interests read: control (the cubes, in order, since the first of several
+    holders may control an area, and who is still in play), alliances, bases, aid and Influence."""
+    return (
+        state.maps,
+        [(area, list(held.items())) for area, held in state.cubes.items()],
+        [(power, line.active) for power, line in state.powers.items()],
+        state.alliances,
+        state.base_owners,
+        state.special_bases,
+        state.civil_wars,
+        state.chinese_aid,
+        state.influence,
+        state.chinese_armies,
+    )
+
+
+_INTERESTS = Recall(_interest_fields)
+"""Each power's interests, by the contents of the fields they read (see :mod:`.recall`)."""
 
 
 def _interests(module: Module, state: CataclysmState, power: str) -> set[str]:
