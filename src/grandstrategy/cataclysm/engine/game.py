@@ -61,6 +61,8 @@ class CataclysmGame(GameState):
         self.state = state
         self.stack: list[Step] = stack if stack is not None else []
         self.pending = pending
+        self._legal: tuple[Step, tuple[Choose, ...]] | None = None
+        """The legal actions of the open request, built once per request (requests never change)."""
 
     # ---- the machine -------------------------------------------------------------------------
 
@@ -135,9 +137,14 @@ class CataclysmGame(GameState):
         return CHANCE if self.pending["type"] == "chance" else Seat(self.pending["power"])
 
     def legal_actions(self) -> Sequence[Action]:
-        if self.pending is None or self.pending["type"] != "decide" or self.state.result is not None:
+        pending = self.pending
+        if pending is None or pending["type"] != "decide" or self.state.result is not None:
             return []
-        return [Choose(self.pending["power"], option) for option in self.pending["options"]]
+        cached = self._legal
+        if cached is None or cached[0] is not pending:
+            power = pending["power"]
+            cached = self._legal = (pending, tuple(Choose(power, option) for option in pending["options"]))
+        return list(cached[1])
 
     def phase(self) -> str:
         prompt = f" ({self.pending['prompt']})" if self.pending and self.pending["type"] == "decide" else ""

@@ -32,7 +32,7 @@ from grandstrategy.cataclysm.rules.control import (
     interests,
     is_country,
 )
-from grandstrategy.cataclysm.rules.frozen import frozen
+from grandstrategy.cataclysm.rules.frozen import frozen, memo_of
 from grandstrategy.cataclysm.rules.movement import (
     friendly_airfields,
     friendly_port_areas,
@@ -97,12 +97,21 @@ def _bases(game: CataclysmGame, area_id: str) -> list[tuple[str, str | None]]:
 
 
 def _hostile_units(game: CataclysmGame, power: str, area_id: str, *, surprise: bool) -> list[Unit]:
-    """Units in the area that the power may attack: enemies' (or, by surprise, non-enemy opposing powers')."""
-    return [
-        u
-        for u in game.state.units
-        if u.area == area_id and _target_power(game, power, u.power, surprise=surprise)
-    ]
+    """Units in the area that the power may attack: enemies' (or, by surprise, non-enemy opposing powers').
+
+    While the state is frozen (a menu), the units are sorted by area once.
+    """
+    memo = memo_of(game.state)
+    if memo is None:
+        here: list[Unit] = [u for u in game.state.units if u.area == area_id]
+    else:
+        by_area = memo.get("units-by-area")
+        if by_area is None:
+            by_area = memo["units-by-area"] = {}
+            for unit in game.state.units:
+                by_area.setdefault(unit.area, []).append(unit)
+        here = by_area.get(area_id, [])
+    return [u for u in here if _target_power(game, power, u.power, surprise=surprise)]
 
 
 def _target_power(game: CataclysmGame, power: str, other: str | None, *, surprise: bool) -> bool:

@@ -40,11 +40,16 @@ def controller(module: Module, state: CataclysmState, area_id: str) -> str | Non
             found: str | None = memo[key]
             return found
     powers = state.powers
+    cubes = state.cubes.get(area_id)
+    if not cubes:  # no cube: the owner of a home or colony area while it is in the game (LR 2.2.4)
+        sea, owner, _ = module._control_facts[area_id]
+        found = None if sea or owner is None or owner not in powers or not powers[owner].active else owner
+    else:
 
-    def active(power: str) -> bool:
-        return power in powers and powers[power].active
+        def active(power: str) -> bool:
+            return power in powers and powers[power].active
 
-    found = area_controller(module, area_id, state.cubes.get(area_id, {}), active)
+        found = area_controller(module, area_id, cubes, active)
     if memo is not None:
         memo[key] = found
     return found
@@ -283,12 +288,11 @@ def _ideology_scores(module: Module, state: CataclysmState) -> dict[Ideology, in
     areas = module.areas
     for area_id, held in state.cubes.items():
         area = areas.get(area_id)
-        owner = area.owner if area is not None else None
-        owner_counts = owner is not None and owner in points
+        owner = area.owner if area is not None and area.owner in points else None
         for holder, count in held.items():
             if holder in points:
                 points[holder] += count  # own cubes on the map
-            if owner_counts and holder != owner:
+            if owner is not None and holder != owner:
                 points[owner] -= count  # other cubes in the owner's home and colony areas
     scores = {ideo: 0 for ideo in Ideology}
     for power, value in points.items():
