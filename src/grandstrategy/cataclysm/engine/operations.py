@@ -339,6 +339,15 @@ def _operation_options(
             found = memo[key] = activatable(game, op, unit) is not None
         return bool(found)
 
+    def any_joins(op: dict[str, Any], types: tuple[str, ...] | None) -> bool:
+        """Whether one of the power's units (of ``types``, if given) could join: once per target,
+        kind and variant, for both surprise modes."""
+        key = ("any", op["target"], op["kind"], op["variant"], types)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = any(joins(op, u) for u in mine if types is None or u.type in types)
+        return bool(found)
+
     options: list[str] = []
     for target in sorted(candidates):
         if not worth_a_look(target):
@@ -356,13 +365,11 @@ def _operation_options(
                     c in against for c in primary_defender_candidates(game, op)
                 ):
                     continue
-                if not any(joins(op, u) for u in mine):
+                if not any_joins(op, None):
                     continue
-                if variant == "base-capture" and not any(u.type in FLEETS and joins(op, u) for u in mine):
+                if variant == "base-capture" and not any_joins(op, FLEETS):
                     continue
-                if variant == "strategic-bombing" and not any(
-                    u.type == "strategic-air" and joins(op, u) for u in mine
-                ):
+                if variant == "strategic-bombing" and not any_joins(op, ("strategic-air",)):
                     continue
                 prefix = "surprise " if surprise else ""
                 options.append(f"{prefix}{label} {module.area(target).name}")
