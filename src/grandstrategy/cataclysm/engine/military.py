@@ -254,12 +254,13 @@ def _deploy(game: CataclysmGame, current: Step) -> None:
     options = ["done"]
     counts = current.get("counts", {})
     movers = [u for u in _movers(game, power, current["units"]) if counts.get(str(u.id), 0) < MOVES_PER_UNIT]
-    can_move = _destinations(game, movers, played=bool(current.get("played")))
-    for unit in movers:
-        if unit.id in can_move:
-            options.append(f"move {unit_label(game, unit)}")
-        if _may_withdraw(game, unit):
-            options.append(f"withdraw {unit_label(game, unit)}")
+    with frozen(game.state):  # one snapshot for every unit's search
+        can_move = _destinations(game, movers, played=bool(current.get("played")))
+        for unit in movers:
+            if unit.id in can_move:
+                options.append(f"move {unit_label(game, unit)}")
+            if _may_withdraw(game, unit):
+                options.append(f"withdraw {unit_label(game, unit)}")
     if len(options) == 1:  # nothing more can move: the deployment is over, as if "done"
         _note_deployed(game, current)
         return
@@ -294,11 +295,13 @@ def _deploy_answer(game: CataclysmGame, current: Step) -> None:
         )
         game.push("deploy", **rest)
         return
-    destinations = _destinations(game, [unit], played=bool(current.get("played")))[unit.id]
+    with frozen(game.state):  # one snapshot for the search and every destination's coasts
+        destinations = _destinations(game, [unit], played=bool(current.get("played")))[unit.id]
+        labels = [label for a in destinations for label in _destination_labels(game, unit, a)]
     game.ask(
         current["power"],
         f"deployment: where does {unit_label(game, unit)} go? (LR 7.2, 8.4)",
-        [label for a in destinations for label in _destination_labels(game, unit, a)],
+        labels,
         "deploy-move",
         unit=unit.id,
         **rest,
