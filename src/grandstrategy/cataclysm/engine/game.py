@@ -202,7 +202,15 @@ def _chance_node(kind: str, label: str, outcomes: tuple[tuple[str, str], ...]) -
 
 @lru_cache(maxsize=4096)
 def _chance_outcomes(kind: str, outcomes: tuple[tuple[str, str], ...]) -> ChanceNode:
-    return ChanceNode(kind, "", tuple((name, Fraction(p)) for name, p in outcomes))
+    return ChanceNode(kind, "", tuple((name, _fraction(p)) for name, p in outcomes))
+
+
+def _fraction(text: str) -> Fraction:
+    """``Fraction(text)`` for the ``"n/d"`` or ``"n"`` that ``str(Fraction)`` writes, without a regex."""
+    numerator, slash, denominator = text.partition("/")
+    if numerator.isdigit() and (not slash or denominator.isdigit()):
+        return Fraction(int(numerator), int(denominator) if slash else 1)
+    return Fraction(text)
 
 
 def _copy(value: Any) -> Any:
