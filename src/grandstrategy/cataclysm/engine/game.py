@@ -214,12 +214,18 @@ def _fraction(text: str) -> Fraction:
 
 
 def _copy(value: Any) -> Any:
-    """A copy of JSON-like data (dicts, lists, scalars): steps and requests hold nothing else."""
+    """A copy of JSON-like data (dicts, lists, scalars): steps and requests hold nothing else.
+
+    Scalars (most of the values) are shared without a call.
+    """
     if isinstance(value, dict):
-        return {key: _copy(item) for key, item in value.items()}
+        return {key: item if type(item) in _SCALARS else _copy(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [_copy(item) for item in value]
+        return [item if type(item) in _SCALARS else _copy(item) for item in value]
     return value
+
+
+_SCALARS = frozenset({str, int, bool, float, type(None)})
 
 
 def _die_step(game: CataclysmGame, current: Step) -> None:
