@@ -121,11 +121,14 @@ def interests(module: Module, state: CataclysmState, power: str) -> set[str]:
 
 
 def _interest_fields(state: CataclysmState) -> tuple[object, ...]:
-    """What a power's interests read: control (the cubes, in order, since the first of several
-    holders may control an area, and who is still in play), alliances, bases, aid and Influence."""
+    """What a power's interests read: control (the cubes, and the order of the holders where there
+    are several, since the first may control the area; who is still in play), alliances, bases,
+    aid and Influence."""
+    cubes = state.cubes
     return (
         state.maps,
-        [(area, list(held.items())) for area, held in state.cubes.items()],
+        cubes,
+        [(area, list(held)) for area, held in cubes.items() if len(held) > 1],
         [(power, line.active) for power, line in state.powers.items()],
         state.alliances,
         state.base_owners,
