@@ -65,12 +65,13 @@ class PowerState:
 
     def clone(self) -> PowerState:
         """An independent copy (the other fields are immutable and shared)."""
+        data = self.__dict__.copy()
+        data["force_pool"] = self.force_pool.copy()
+        data["holding_box"] = self.holding_box.copy()
+        data["failed_actions"] = self.failed_actions.copy()
+        data["alliance_partners"] = self.alliance_partners.copy()
         new = object.__new__(PowerState)
-        new.__dict__ = self.__dict__.copy()
-        new.force_pool = dict(self.force_pool)
-        new.holding_box = list(self.holding_box)
-        new.failed_actions = dict(self.failed_actions)
-        new.alliance_partners = list(self.alliance_partners)
+        new.__dict__ = data
         return new
 
 
@@ -162,36 +163,44 @@ class CataclysmState:
         """An independent copy, field by field; lists of strings are copied shallowly.
 
         Built without ``dataclasses.replace`` (which is slow): fields not named here are immutable
-        and shared. Units are copied field by field (see ``_UNIT_FIELDS``).
+        and shared. Units are copied through their ``__dict__`` (their fields are immutable values,
+        see ``_UNIT_FIELDS``).
         """
-        new = object.__new__(CataclysmState)
-        new.__dict__ = self.__dict__.copy()
-        new.maps = list(self.maps)
-        new.powers = {power: line.clone() for power, line in self.powers.items()}
-        new.cubes = {area: dict(held) for area, held in self.cubes.items()}
-        new.units = [Unit(u.id, u.power, u.type, u.area, u.coast) for u in self.units]
-        new.cup = list(self.cup)
-        new.markers = list(self.markers)
-        new.special_bases = list(self.special_bases)
-        new.alliances = {ideology: list(members) for ideology, members in self.alliances.items()}
-        new.wars = [(list(a), list(b)) for a, b in self.wars]
-        new.turn_track = {turn: list(items) for turn, items in self.turn_track.items()}
-        new.damaged = list(self.damaged)
-        new.used_limited = list(self.used_limited)
-        new.base_owners = dict(self.base_owners)
-        new.result = copy.deepcopy(self.result) if self.result is not None else None
-        new.surrenders = list(self.surrenders)
-        new.peace = [list(pair) for pair in self.peace]
-        new.transfers = [list(item) for item in self.transfers]
-        new.minor_armies = list(self.minor_armies)
-        new.no_surprise = list(self.no_surprise)
-        new.civil_wars = {
+        data = self.__dict__.copy()
+        make = object.__new__
+        units = []
+        for unit in self.units:
+            copied = make(Unit)
+            copied.__dict__ = unit.__dict__.copy()
+            units.append(copied)
+        data["units"] = units
+        data["maps"] = list(self.maps)
+        data["powers"] = {power: line.clone() for power, line in self.powers.items()}
+        data["cubes"] = {area: held.copy() for area, held in self.cubes.items()}
+        data["cup"] = self.cup.copy()
+        data["markers"] = self.markers.copy()
+        data["special_bases"] = self.special_bases.copy()
+        data["alliances"] = {ideology: members.copy() for ideology, members in self.alliances.items()}
+        data["wars"] = [(list(a), list(b)) for a, b in self.wars]
+        data["turn_track"] = {turn: items.copy() for turn, items in self.turn_track.items()}
+        data["damaged"] = self.damaged.copy()
+        data["used_limited"] = self.used_limited.copy()
+        data["base_owners"] = self.base_owners.copy()
+        data["result"] = copy.deepcopy(self.result) if self.result is not None else None
+        data["surrenders"] = self.surrenders.copy()
+        data["peace"] = [list(pair) for pair in self.peace]
+        data["transfers"] = [list(item) for item in self.transfers]
+        data["minor_armies"] = self.minor_armies.copy()
+        data["no_surprise"] = self.no_surprise.copy()
+        data["civil_wars"] = {
             area: {side: list(aid) for side, aid in sides.items()} for area, sides in self.civil_wars.items()
         }
-        new.influence = {area: list(owners) for area, owners in self.influence.items()}
-        new.chinese_armies = dict(self.chinese_armies)
-        new.chinese_aid = {area: list(aid) for area, aid in self.chinese_aid.items()}
-        new.log = list(self.log)
+        data["influence"] = {area: list(owners) for area, owners in self.influence.items()}
+        data["chinese_armies"] = self.chinese_armies.copy()
+        data["chinese_aid"] = {area: list(aid) for area, aid in self.chinese_aid.items()}
+        data["log"] = self.log.copy()
+        new = make(CataclysmState)
+        new.__dict__ = data
         return new
 
     def units_in(self, area_id: str) -> list[Unit]:

@@ -100,6 +100,17 @@ class ChanceNode:
             private_to,
         )
 
+    def relabelled(self, label: str) -> ChanceNode:
+        """The same node under another label, without checking the outcomes again (they were
+        checked when this node was made): a rule set building the same outcomes with many labels
+        (every die of a game) validates them once."""
+        node = object.__new__(ChanceNode)
+        object.__setattr__(node, "kind", self.kind)
+        object.__setattr__(node, "label", label)
+        object.__setattr__(node, "outcomes", self.outcomes)
+        object.__setattr__(node, "private_to", self.private_to)
+        return node
+
     def probability(self, outcome: str) -> Fraction:
         """Return the probability of ``outcome`` (0 if it is not possible here)."""
         for o, p in self.outcomes:
@@ -145,15 +156,34 @@ def sample_index(rng: Rng, probabilities: Sequence[Fraction]) -> int:
     The probabilities are put over their least common denominator ``D``; one integer below ``D``
     is drawn without bias and mapped through the cumulative numerators. No floating point.
     """
-    exact = [p if isinstance(p, Fraction) else Fraction(p) for p in probabilities]
-    denominator = math.lcm(*(p.denominator for p in exact))
+    denominator, cumulative = _table(tuple(probabilities))
     r = rng.below(denominator)
-    cumulative = 0
-    for index, p in enumerate(exact):
-        cumulative += p.numerator * (denominator // p.denominator)
-        if r < cumulative:
+    for index, bound in enumerate(cumulative):
+        if r < bound:
             return index
     raise AssertionError("probabilities do not add up to 1")  # ChanceNode guarantees they do
+
+
+_TABLES: dict[tuple[Fraction | int, ...], tuple[int, tuple[int, ...]]] = {}
+_TABLES_KEPT = 4096
+
+
+def _table(probabilities: tuple[Fraction | int, ...]) -> tuple[int, tuple[int, ...]]:
+    """The least common denominator of the probabilities and their cumulative numerators over it
+    (the same few distributions recur all game long: dice, cups, tables), worked out once each."""
+    found = _TABLES.get(probabilities)
+    if found is None:
+        exact = [p if isinstance(p, Fraction) else Fraction(p) for p in probabilities]
+        denominator = math.lcm(*(p.denominator for p in exact))
+        bounds: list[int] = []
+        cumulative = 0
+        for p in exact:
+            cumulative += p.numerator * (denominator // p.denominator)
+            bounds.append(cumulative)
+        if len(_TABLES) >= _TABLES_KEPT:
+            _TABLES.clear()
+        found = _TABLES[probabilities] = (denominator, tuple(bounds))
+    return found
 
 
 @dataclass(frozen=True, slots=True)

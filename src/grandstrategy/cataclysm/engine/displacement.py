@@ -15,6 +15,7 @@ from grandstrategy.cataclysm.engine.common import power_order, set_area
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.rules.control import friendly_powers, production_sites
+from grandstrategy.cataclysm.rules.frozen import frozen
 from grandstrategy.cataclysm.rules.movement import retreat_destinations
 from grandstrategy.cataclysm.rules.occupation import may_stop
 from grandstrategy.cataclysm.state import Unit
@@ -53,6 +54,11 @@ def stranded(game: CataclysmGame) -> Unit | None:
     when no unit lacks the right to stay on its own: the guests leave, not their host (LR 6.1.4: the
     units in a former ally's areas retreat, and those that stay are then alone).
     """
+    with frozen(game.state):  # one snapshot for every unit's question
+        return _stranded(game)
+
+
+def _stranded(game: CataclysmGame) -> Unit | None:
     module, state = game.module, game.state
     sites: dict[str, set[str]] = {}
     crowded: Unit | None = None

@@ -61,6 +61,8 @@ class CataclysmGame(GameState):
         self.state = state
         self.stack: list[Step] = stack if stack is not None else []
         self.pending = pending
+        self._legal: tuple[Step, tuple[Choose, ...]] | None = None
+        """The legal actions of the open request, built once per request (requests never change)."""
 
     # ---- the machine -------------------------------------------------------------------------
 
@@ -135,9 +137,14 @@ class CataclysmGame(GameState):
         return CHANCE if self.pending["type"] == "chance" else Seat(self.pending["power"])
 
     def legal_actions(self) -> Sequence[Action]:
-        if self.pending is None or self.pending["type"] != "decide" or self.state.result is not None:
+        pending = self.pending
+        if pending is None or pending["type"] != "decide" or self.state.result is not None:
             return []
-        return [Choose(self.pending["power"], option) for option in self.pending["options"]]
+        cached = self._legal
+        if cached is None or cached[0] is not pending:
+            power = pending["power"]
+            cached = self._legal = (pending, tuple(Choose(power, option) for option in pending["options"]))
+        return list(cached[1])
 
     def phase(self) -> str:
         prompt = f" ({self.pending['prompt']})" if self.pending and self.pending["type"] == "decide" else ""
@@ -186,19 +193,39 @@ class CataclysmGame(GameState):
         return {"state": data, "pending": pending}
 
 
-@lru_cache(maxsize=4096)
 def _chance_node(kind: str, label: str, outcomes: tuple[tuple[str, str], ...]) -> ChanceNode:
-    """A chance node from its JSON form; the same node recurs (every die), so it is built once."""
-    return ChanceNode(kind, label, tuple((name, Fraction(p)) for name, p in outcomes))
+    """A chance node from its JSON form; the same outcomes recur under many labels (every die),
+    so they are parsed and checked once (:meth:`ChanceNode.relabelled`)."""
+    node = _chance_outcomes(kind, outcomes)
+    return node if node.label == label else node.relabelled(label)
+
+
+@lru_cache(maxsize=4096)
+def _chance_outcomes(kind: str, outcomes: tuple[tuple[str, str], ...]) -> ChanceNode:
+    return ChanceNode(kind, "", tuple((name, _fraction(p)) for name, p in outcomes))
+
+
+def _fraction(text: str) -> Fraction:
+    """``Fraction(text)`` for the ``"n/d"`` or ``"n"`` that ``str(Fraction)`` writes, without a regex."""
+    numerator, slash, denominator = text.partition("/")
+    if numerator.isdigit() and (not slash or denominator.isdigit()):
+        return Fraction(int(numerator), int(denominator) if slash else 1)
+    return Fraction(text)
 
 
 def _copy(value: Any) -> Any:
-    """A copy of JSON-like data (dicts, lists, scalars): steps and requests hold nothing else."""
+    """A copy of JSON-like data (dicts, lists, scalars): steps and requests hold nothing else.
+
+    Scalars (most of the values) are shared without a call.
+    """
     if isinstance(value, dict):
-        return {key: _copy(item) for key, item in value.items()}
+        return {key: item if type(item) in _SCALARS else _copy(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [_copy(item) for item in value]
+        return [item if type(item) in _SCALARS else _copy(item) for item in value]
     return value
+
+
+_SCALARS = frozenset({str, int, bool, float, type(None)})
 
 
 def _die_step(game: CataclysmGame, current: Step) -> None:

@@ -27,6 +27,7 @@ from grandstrategy.cataclysm.engine.special import (
     wnt_option,
 )
 from grandstrategy.cataclysm.rules.control import belligerent
+from grandstrategy.cataclysm.rules.frozen import frozen
 from grandstrategy.cataclysm.rules.movement import (
     deployment_coasts,
     deployment_destinations,
@@ -82,6 +83,11 @@ def _military_action(game: CataclysmGame, current: Step) -> None:
 def military_menu(game: CataclysmGame, power: str, left: int, targets: list[str] | None = None) -> list[str]:
     """The military actions ``power`` could perform now with ``left`` actions (LR 8.0), besides
     forfeiting; ``targets`` are its operation options when already known."""
+    with frozen(game.state):
+        return _military_menu(game, power, left, targets)
+
+
+def _military_menu(game: CataclysmGame, power: str, left: int, targets: list[str] | None) -> list[str]:
     if targets is None:
         targets = operations.operation_options(game, power, left, deployed=[])
     options: list[str] = []
@@ -102,7 +108,9 @@ def any_military_action(game: CataclysmGame, power: str) -> bool:
     """Whether one military action could do anything now, the cheap checks first (LR 8.0)."""
     if _deployable(game, power, None) or (power == "germany" and "rhineland" in game.state.markers):
         return True
-    return bool(military_menu(game, power, 1))
+    if military_menu(game, power, 1, []):  # everything but the operations
+        return True
+    return bool(operations.operation_options(game, power, 1, deployed=[], first=True))
 
 
 @step("military-action-answer")
@@ -246,12 +254,13 @@ def _deploy(game: CataclysmGame, current: Step) -> None:
     options = ["done"]
     counts = current.get("counts", {})
     movers = [u for u in _movers(game, power, current["units"]) if counts.get(str(u.id), 0) < MOVES_PER_UNIT]
-    can_move = _destinations(game, movers, played=bool(current.get("played")))
-    for unit in movers:
-        if unit.id in can_move:
-            options.append(f"move {unit_label(game, unit)}")
-        if _may_withdraw(game, unit):
-            options.append(f"withdraw {unit_label(game, unit)}")
+    with frozen(game.state):  # one snapshot for every unit's search
+        can_move = _destinations(game, movers, played=bool(current.get("played")))
+        for unit in movers:
+            if unit.id in can_move:
+                options.append(f"move {unit_label(game, unit)}")
+            if _may_withdraw(game, unit):
+                options.append(f"withdraw {unit_label(game, unit)}")
     if len(options) == 1:  # nothing more can move: the deployment is over, as if "done"
         _note_deployed(game, current)
         return
@@ -286,11 +295,13 @@ def _deploy_answer(game: CataclysmGame, current: Step) -> None:
         )
         game.push("deploy", **rest)
         return
-    destinations = _destinations(game, [unit], played=bool(current.get("played")))[unit.id]
+    with frozen(game.state):  # one snapshot for the search and every destination's coasts
+        destinations = _destinations(game, [unit], played=bool(current.get("played")))[unit.id]
+        labels = [label for a in destinations for label in _destination_labels(game, unit, a)]
     game.ask(
         current["power"],
         f"deployment: where does {unit_label(game, unit)} go? (LR 7.2, 8.4)",
-        [label for a in destinations for label in _destination_labels(game, unit, a)],
+        labels,
         "deploy-move",
         unit=unit.id,
         **rest,

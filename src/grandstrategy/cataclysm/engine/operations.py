@@ -32,6 +32,7 @@ from grandstrategy.cataclysm.rules.control import (
     interests,
     is_country,
 )
+from grandstrategy.cataclysm.rules.frozen import frozen, memo_of
 from grandstrategy.cataclysm.rules.movement import (
     friendly_airfields,
     friendly_port_areas,
@@ -96,12 +97,21 @@ def _bases(game: CataclysmGame, area_id: str) -> list[tuple[str, str | None]]:
 
 
 def _hostile_units(game: CataclysmGame, power: str, area_id: str, *, surprise: bool) -> list[Unit]:
-    """Units in the area that the power may attack: enemies' (or, by surprise, non-enemy opposing powers')."""
-    return [
-        u
-        for u in game.state.units
-        if u.area == area_id and _target_power(game, power, u.power, surprise=surprise)
-    ]
+    """Units in the area that the power may attack: enemies' (or, by surprise, non-enemy opposing powers').
+
+    While the state is frozen (a menu), the units are sorted by area once.
+    """
+    memo = memo_of(game.state)
+    if memo is None:
+        here: list[Unit] = [u for u in game.state.units if u.area == area_id]
+    else:
+        by_area = memo.get("units-by-area")
+        if by_area is None:
+            by_area = memo["units-by-area"] = {}
+            for unit in game.state.units:
+                by_area.setdefault(unit.area, []).append(unit)
+        here = by_area.get(area_id, [])
+    return [u for u in here if _target_power(game, power, u.power, surprise=surprise)]
 
 
 def _target_power(game: CataclysmGame, power: str, other: str | None, *, surprise: bool) -> bool:
@@ -124,21 +134,25 @@ def may_surprise(game: CataclysmGame, power: str) -> bool:
 
 
 def valid_target(
-    game: CataclysmGame, power: str, kind: str, variant: str | None, target: str, *, surprise: bool
+    game: CataclysmGame,
+    power: str,
+    kind: str,
+    variant: str | None,
+    target: str,
+    *,
+    surprise: bool,
+    memo: dict[tuple[object, ...], Any] | None = None,
 ) -> bool:
-    """Whether ``target`` may be the target of this kind of operation by ``power`` (LR 9.1–9.5, 9.7, 9.8)."""
-    module, state = game.module, game.state
-    area = module.area(target)
-    if area.map.value not in state.maps:
+    """Whether ``target`` may be the target of this kind of operation by ``power`` (LR 9.1–9.5, 9.7, 9.8).
+
+    ``memo`` (one dict per menu, the state unchanged meanwhile) keeps the facts about the target
+    that every kind of operation reads, so a menu works them out once per target and mode.
+    """
+    facts = _target_facts(game, power, target, surprise, memo if memo is not None else {})
+    if facts is None:
         return False
-    if "wnt" in state.markers and area.wnt_zone:
-        return False  # LR 12: nobody attacks Pacific-Ocean areas under the Washington Naval Treaty
-    holder = controller(module, state, target)
-    if holder is not None and holder in module.powers and not _opposing(game, power, holder):
-        return False  # never an area a same-ideology power controls (LR 9.1)
-    hostile_holder = _target_power(game, power, holder, surprise=surprise)
-    units = _hostile_units(game, power, target, surprise=surprise)
-    classes = {unit_class(game, u.type) for u in units}
+    area, hostile_holder, units, classes = facts
+    module, state = game.module, game.state
     if kind == "land":
         if area.type is AreaType.SEA:
             return False
@@ -171,6 +185,38 @@ def valid_target(
     if variant == "strategic-bombing":
         return area.type is not AreaType.SEA and hostile_holder and bool(area.resources)
     return "air" in classes
+
+
+_TargetFacts = tuple[Any, bool, list[Unit], set[str]]
+"""The target area, whether its holder may be attacked, the units there that may be, their classes."""
+
+
+def _target_facts(
+    game: CataclysmGame, power: str, target: str, surprise: bool, memo: dict[tuple[object, ...], Any]
+) -> _TargetFacts | None:
+    """What :func:`valid_target` reads of the target whatever the kind of operation; None when no
+    operation may target it (off the maps, under the Washington Naval Treaty, or held by a
+    same-ideology power, LR 9.1, 12)."""
+    key = ("target", power, target, surprise)
+    if key in memo:
+        found: _TargetFacts | None = memo[key]
+        return found
+    module, state = game.module, game.state
+    area = module.area(target)
+    found = None
+    if area.map.value not in state.maps:
+        pass
+    elif "wnt" in state.markers and area.wnt_zone:
+        pass  # LR 12: nobody attacks Pacific-Ocean areas under the Washington Naval Treaty
+    else:
+        holder = controller(module, state, target)
+        if holder is None or holder not in module.powers or _opposing(game, power, holder):
+            # never an area a same-ideology power controls (LR 9.1)
+            hostile_holder = _target_power(game, power, holder, surprise=surprise)
+            units = _hostile_units(game, power, target, surprise=surprise)
+            found = (area, hostile_holder, units, {unit_class(game, u.type) for u in units})
+    memo[key] = found
+    return found
 
 
 def activatable(game: CataclysmGame, op: dict[str, Any], unit: Unit) -> str | None:
@@ -230,9 +276,26 @@ def _powers_to_fight(game: CataclysmGame, op: dict[str, Any]) -> set[str]:
 
 
 def operation_options(
-    game: CataclysmGame, power: str, left: int, *, deployed: list[int], against: list[str] | None = None
+    game: CataclysmGame,
+    power: str,
+    left: int,
+    *,
+    deployed: list[int],
+    against: list[str] | None = None,
+    first: bool = False,
 ) -> list[str]:
-    """The operations the power could declare now, as menu options (LR 9.1)."""
+    """The operations the power could declare now, as menu options (LR 9.1).
+
+    ``first``: stop at the first option found (for callers that only ask whether there is one).
+    The state is frozen meanwhile (see :mod:`~grandstrategy.cataclysm.rules.frozen`).
+    """
+    with frozen(game.state):
+        return _operation_options(game, power, left, deployed=deployed, against=against, first=first)
+
+
+def _operation_options(
+    game: CataclysmGame, power: str, left: int, *, deployed: list[int], against: list[str] | None, first: bool
+) -> list[str]:
     module, state = game.module, game.state
     mine = [u for u in state.units if u.power == power and u.id not in deployed]
     if not mine:
@@ -264,6 +327,27 @@ def operation_options(
         holder = controller(module, state, target)
         return holder is not None and holder in module.powers and _opposing(game, power, holder)
 
+    memo: dict[tuple[object, ...], Any] = {}
+
+    def joins(op: dict[str, Any], unit: Unit) -> bool:
+        """:func:`activatable` for one of the power's own units not yet deployed: for those it reads
+        only the unit, the target, the kind and (for a land operation) the variant, never the
+        surprise mode, so each answer is worked out once per menu."""
+        key = ("joins", unit.id, op["target"], op["kind"], op["variant"] if op["kind"] == "land" else None)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = activatable(game, op, unit) is not None
+        return bool(found)
+
+    def any_joins(op: dict[str, Any], types: tuple[str, ...] | None) -> bool:
+        """Whether one of the power's units (of ``types``, if given) could join: once per target,
+        kind and variant, for both surprise modes."""
+        key = ("any", op["target"], op["kind"], op["variant"], types)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = any(joins(op, u) for u in mine if types is None or u.type in types)
+        return bool(found)
+
     options: list[str] = []
     for target in sorted(candidates):
         if not worth_a_look(target):
@@ -274,25 +358,23 @@ def operation_options(
             for surprise in surprise_modes:
                 if surprise and variant == "invasion":
                     continue  # LR 9.3.2: an invasion is never a surprise attack
-                if not valid_target(game, power, kind, variant, target, surprise=surprise):
+                if not valid_target(game, power, kind, variant, target, surprise=surprise, memo=memo):
                     continue
                 op = _new_op(power, kind, variant, target, surprise, left, deployed)
                 if against is not None and not any(  # LR 6.2: a DOW target may be the primary defender
                     c in against for c in primary_defender_candidates(game, op)
                 ):
                     continue
-                if not any(activatable(game, op, u) for u in mine):
+                if not any_joins(op, None):
                     continue
-                if variant == "base-capture" and not any(
-                    u.type in FLEETS and activatable(game, op, u) for u in mine
-                ):
+                if variant == "base-capture" and not any_joins(op, FLEETS):
                     continue
-                if variant == "strategic-bombing" and not any(
-                    u.type == "strategic-air" and activatable(game, op, u) for u in mine
-                ):
+                if variant == "strategic-bombing" and not any_joins(op, ("strategic-air",)):
                     continue
                 prefix = "surprise " if surprise else ""
                 options.append(f"{prefix}{label} {module.area(target).name}")
+                if first:
+                    return options
     return options
 
 

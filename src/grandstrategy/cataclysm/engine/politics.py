@@ -27,6 +27,7 @@ from grandstrategy.cataclysm.module.schema import (
 )
 from grandstrategy.cataclysm.rules.control import at_war, belligerent, controller, interests, is_country
 from grandstrategy.cataclysm.rules.economy import collectable
+from grandstrategy.cataclysm.rules.frozen import frozen, memo_of
 from grandstrategy.cataclysm.rules.politics import (
     STABILITY_TRACK,
     diplomacy_modifier,
@@ -40,7 +41,19 @@ from grandstrategy.cataclysm.rules.war import global_war_last_turn
 
 
 def garrisoned(game: CataclysmGame, area_id: str) -> bool:
-    """A country holding a power's land unit; minor armies do not count (LR 2.2.5)."""
+    """A country holding a power's land unit; minor armies do not count (LR 2.2.5).
+
+    While the state is frozen (a menu), the areas holding land units are worked out once.
+    """
+    memo = memo_of(game.state)
+    if memo is not None:
+        held = memo.get("garrisoned")
+        if held is None:
+            types = game.module.unit_types
+            held = memo["garrisoned"] = frozenset(
+                unit.area for unit in game.state.units if types[unit.type].unit_class == "land"
+            )
+        return area_id in held
     return any(
         game.module.unit_types[unit.type].unit_class == "land"
         for unit in game.state.units
@@ -50,6 +63,11 @@ def garrisoned(game: CataclysmGame, area_id: str) -> bool:
 
 def political_options(game: CataclysmGame, power: str) -> list[str]:
     """The political actions the power may attempt now, each one that could change the game (LR 3.3, 6)."""
+    with frozen(game.state):
+        return _political_options(game, power)
+
+
+def _political_options(game: CataclysmGame, power: str) -> list[str]:
     state, module = game.state, game.module
     line = state.powers[power]
     options: list[str] = []
@@ -115,7 +133,7 @@ def war_declarations(game: CataclysmGame, power: str) -> list[str]:
         trial = game.clone()
         trial.state.log = []
         make_war(trial, [(power, t) for t in targets])
-        if operation_options(trial, power, 1, deployed=[], against=targets):
+        if operation_options(trial, power, 1, deployed=[], against=targets, first=True):
             options.append(f"declare-war {'+'.join(targets)}")
     return options
 

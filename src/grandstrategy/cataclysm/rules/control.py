@@ -18,6 +18,8 @@ from grandstrategy.cataclysm.module.schema import (
     ResourceKind,
 )
 from grandstrategy.cataclysm.module.world import area_controller, score
+from grandstrategy.cataclysm.rules.frozen import memo_of
+from grandstrategy.cataclysm.rules.recall import Recall
 from grandstrategy.cataclysm.rules.special import denied_areas
 from grandstrategy.cataclysm.state import CataclysmState
 
@@ -27,12 +29,30 @@ def ideology(module: Module, power: str) -> Ideology:
 
 
 def controller(module: Module, state: CataclysmState, area_id: str) -> str | None:
-    """The power controlling the area now, or None (LR 2.2.4); surrendered powers control nothing."""
+    """The power controlling the area now, or None (LR 2.2.4); surrendered powers control nothing.
 
-    def active(power: str) -> bool:
-        return power in state.powers and state.powers[power].active
+    Remembered per area while the state is frozen (:mod:`~grandstrategy.cataclysm.rules.frozen`).
+    """
+    memo = memo_of(state)
+    if memo is not None:
+        key = ("controller", area_id)
+        if key in memo:
+            found: str | None = memo[key]
+            return found
+    powers = state.powers
+    cubes = state.cubes.get(area_id)
+    if not cubes:  # no cube: the owner of a home or colony area while it is in the game (LR 2.2.4)
+        sea, owner, _ = module._control_facts[area_id]
+        found = None if sea or owner is None or owner not in powers or not powers[owner].active else owner
+    else:
 
-    return area_controller(module, area_id, state.cubes.get(area_id, {}), active)
+        def active(power: str) -> bool:
+            return power in powers and powers[power].active
+
+        found = area_controller(module, area_id, cubes, active)
+    if memo is not None:
+        memo[key] = found
+    return found
 
 
 def is_country(module: Module, state: CataclysmState, area_id: str) -> bool:
@@ -85,38 +105,135 @@ def friendly_area(module: Module, state: CataclysmState, power: str, area_id: st
 
 
 def interests(module: Module, state: CataclysmState, power: str) -> set[str]:
-    """Every area the power has an interest in (LR 5.1), allies' interests included."""
-    found = _own_interests(module, state, power)
+    """Every area the power has an interest in (LR 5.1), allies' interests included (a new set)."""
+    memo = memo_of(state)
+    if memo is not None:
+        remembered = memo.get(("interests", power))
+        if remembered is not None:
+            return set(remembered)
+    answers = _INTERESTS.answers(module, state)
+    remembered = answers.get(power)
+    if remembered is None:
+        remembered = answers[power] = frozenset(_interests(module, state, power, answers))
+    if memo is not None:
+        memo[("interests", power)] = remembered
+    return set(remembered)
+
+
+def _interest_fields(state: CataclysmState) -> tuple[object, ...]:
+    """What a power's interests read: control (the cubes, and the order of the holders where there
+    are several, since the first may control the area; who is still in play), alliances, bases,
+    aid and Influence."""
+    cubes = state.cubes
+    return (
+        state.maps,
+        cubes,
+        [(area, list(held)) for area, held in cubes.items() if len(held) > 1],
+        [(power, line.active) for power, line in state.powers.items()],
+        state.alliances,
+        state.base_owners,
+        state.special_bases,
+        state.civil_wars,
+        state.chinese_aid,
+        state.influence,
+        state.chinese_armies,
+    )
+
+
+_INTERESTS = Recall(_interest_fields)
+"""Each power's interests, by the contents of the fields they read (see :mod:`.recall`)."""
+
+
+def _interests(module: Module, state: CataclysmState, power: str, answers: dict[object, object]) -> set[str]:
+    """The power's interests and its allies' (LR 5.1), sharing each power's own interests and the
+    controller of every area through ``answers`` (the recall entry of the state's fields)."""
+    found = set(_own(module, state, power, answers))
     for other in state.powers:
         if allied(module, state, power, other):
-            found |= _own_interests(module, state, other)
+            found |= _own(module, state, other, answers)
     return found
 
 
-def _own_interests(module: Module, state: CataclysmState, power: str) -> set[str]:
+def _own(module: Module, state: CataclysmState, power: str, answers: dict[object, object]) -> frozenset[str]:
+    key = ("own", power)
+    found = answers.get(key)
+    if found is None:
+        owners = answers.get(("controllers",))
+        if owners is None:
+            owners = answers[("controllers",)] = {
+                area_id: controller(module, state, area_id) for area_id in module.in_play_ids(state.maps)
+            }
+        assert isinstance(owners, dict)
+        found = answers[key] = frozenset(_own_interests(module, state, power, owners))
+    assert isinstance(found, frozenset)
+    return found
+
+
+def _own_interests(
+    module: Module, state: CataclysmState, power: str, owners: dict[str, str | None]
+) -> set[str]:
+    """The power's own interests (LR 5.1); ``owners``: the controller of every area in play."""
+    table = _interest_table(module)
     in_play = module.in_play_ids(state.maps)
-    controlled = [a for a in in_play if controller(module, state, a) == power]
+    controlled = [a for a in in_play if owners[a] == power]
     found = set(controlled)
     for area_id in controlled:
         # adjacent areas; a blue arrow joins areas for air units only and makes none adjacent (LR 2.3.4)
-        found.update(edge.target for edge in module.neighbors(area_id) if edge.kind != "air")
-        if module.area(area_id).owner == power:  # across a single sea area from own home or colony areas
-            for sea in module.sea_neighbors(area_id):
-                found.update(t for t in module.adjacent(sea, "naval") if not module.is_sea(t))
-    for area in module.areas.values():
-        for index, _base in enumerate(area.bases):
-            if state.base_owners.get(f"{area.id}#{index}") == power:
-                found.add(area.id)
-        if (
-            area.special_base is not None
-            and area.special_base.owner == power
-            and area.id in state.special_bases
-        ):
-            found.add(area.id)
+        found.update(table.near[area_id])
+        if table.owner.get(area_id) == power:  # across a single sea area from own home or colony areas
+            found.update(table.across[area_id])
+    base_owners = state.base_owners
+    for area_id, key in table.bases:
+        if base_owners.get(key) == power:
+            found.add(area_id)
+    for area_id, owner in table.special_bases:
+        if owner == power and area_id in state.special_bases:
+            found.add(area_id)
     from grandstrategy.cataclysm.rules.civil_war import aid_interests  # civil_war imports this module
 
     found |= aid_interests(state, power)  # aid and Influence give an interest (LR 5.1, 11.2)
     return found & set(in_play)
+
+
+class _InterestTable:
+    """The map facts :func:`_own_interests` reads, per module: worked out once."""
+
+    def __init__(self, module: Module) -> None:
+        self.module = module
+        self.near: dict[str, tuple[str, ...]] = {}
+        self.across: dict[str, frozenset[str]] = {}
+        self.owner: dict[str, str | None] = {}
+        for area in module.areas.values():
+            self.near[area.id] = tuple(
+                edge.target for edge in module.neighbors(area.id) if edge.kind != "air"
+            )
+            self.across[area.id] = frozenset(
+                t
+                for sea in module.sea_neighbors(area.id)
+                for t in module.adjacent(sea, "naval")
+                if not module.is_sea(t)
+            )
+            self.owner[area.id] = area.owner
+        self.bases = tuple(
+            (area.id, f"{area.id}#{index}")
+            for area in module.areas.values()
+            for index in range(len(area.bases))
+        )
+        self.special_bases = tuple(
+            (area.id, area.special_base.owner)
+            for area in module.areas.values()
+            if area.special_base is not None
+        )
+
+
+_TABLES: dict[int, _InterestTable] = {}
+
+
+def _interest_table(module: Module) -> _InterestTable:
+    found = _TABLES.get(id(module))
+    if found is None or found.module is not module:
+        found = _TABLES[id(module)] = _InterestTable(module)
+    return found
 
 
 def production_sites(module: Module, state: CataclysmState, power: str) -> list[str]:
@@ -157,12 +274,37 @@ def victory_points(module: Module, state: CataclysmState, power: str) -> int:
 
 
 def ideology_scores(module: Module, state: CataclysmState) -> dict[Ideology, int]:
-    """Each ideology's score: the sum of its powers' victory points, surrendered ones included."""
+    """Each ideology's score: the sum of its powers' victory points, surrendered ones included.
+
+    The count of :func:`victory_points` for every power in one pass over the cubes, remembered by
+    the cubes and the powers in the game (a sum: their order does not matter). A new dict.
+    """
+    answers = _SCORES.answers(module, state)
+    found = answers.get("scores")
+    if found is None:
+        found = answers["scores"] = _ideology_scores(module, state)
+    return dict(found)
+
+
+def _ideology_scores(module: Module, state: CataclysmState) -> dict[Ideology, int]:
+    points = {power: 0 for power in module.powers if power in state.powers}
+    areas = module.areas
+    for area_id, held in state.cubes.items():
+        area = areas.get(area_id)
+        owner = area.owner if area is not None and area.owner in points else None
+        for holder, count in held.items():
+            if holder in points:
+                points[holder] += count  # own cubes on the map
+            if owner is not None and holder != owner:
+                points[owner] -= count  # other cubes in the owner's home and colony areas
     scores = {ideo: 0 for ideo in Ideology}
-    for power in module.powers:
-        if power in state.powers:
-            scores[ideology(module, power)] += victory_points(module, state, power)
+    for power, value in points.items():
+        scores[ideology(module, power)] += value
     return scores
+
+
+_SCORES = Recall(lambda state: (state.cubes, list(state.powers)))
+"""Each ideology's score by the cubes and the powers in the game (see :mod:`.recall`)."""
 
 
 def winner(scores: Mapping[Ideology, int]) -> Ideology:

@@ -26,6 +26,7 @@ from grandstrategy.cataclysm.rules.occupation import (
     Snapshot,
     UnitClass,
     graph_of,
+    snapshot,
     stop_allowed,
     stops_in_empty,
 )
@@ -159,17 +160,17 @@ def is_friendly_area(module: Module, state: CataclysmState, power: str, area_id:
 
     A Chinese country holding a Chinese army is friendly to nobody (LR 11.4.2).
     """
-    return Snapshot(module, state).friendly_area(power, area_id)
+    return snapshot(module, state).friendly_area(power, area_id)
 
 
 def friendly_airfields(module: Module, state: CataclysmState, power: str) -> set[str]:
     """Friendly airfield areas in play (LR 2.2.2, 2.3.2, 2.3.3): friendly land and friendly bases."""
-    return set(Snapshot(module, state).airfields(power))
+    return set(snapshot(module, state).airfields(power))
 
 
 def friendly_port_areas(module: Module, state: CataclysmState, power: str) -> set[str]:
     """Friendly port areas in play (LR 2.2.2, 2.3.2, 2.3.3), special British bases included."""
-    return set(Snapshot(module, state).ports(power))
+    return set(snapshot(module, state).ports(power))
 
 
 def arrival_coast(module: Module, area_id: str, from_area: str) -> str | None:
@@ -196,7 +197,7 @@ def coast_on_arrival(
     if graph.unit_class.get(unit.type) != "naval" or unit.area not in module.areas:
         return default
     if state is not None and area_id in graph.base_coast:
-        snap = Snapshot(module, state)
+        snap = snapshot(module, state)
         coast = snap.base_coast(unit.power, area_id)
         if coast is not None:
             return coast
@@ -228,7 +229,7 @@ def deployment_coasts(module: Module, state: CataclysmState, unit: Unit, area_id
     Empty for an area with one coast and for units that are not naval."""
     if not module.areas[area_id].coasts or graph_of(module).unit_class.get(unit.type) != "naval":
         return []
-    return sorted(_deployment_coasts(Snapshot(module, state), unit, area_id))
+    return sorted(_deployment_coasts(snapshot(module, state), unit, area_id))
 
 
 def _deployment_coasts(snap: Snapshot, unit: Unit, area_id: str) -> set[str]:
@@ -267,7 +268,7 @@ def step_moves(
     operation (``op_target`` given) enemy land in transit. A mode the unit's class cannot use
     gives no areas.
     """
-    snap = Snapshot(module, state)
+    snap = snapshot(module, state)
     graph = snap.graph
     here, power = unit.area, unit.power
     unit_class = graph.unit_class[unit.type]
@@ -303,7 +304,7 @@ def deployment_destinations(
     US home areas and at US bases until the US is belligerent (LR 12.2.2). Fortresses and logistics
     units move only when just ``played`` (LR 3.7.2, 8.4.1); see :func:`may_withdraw`.
     """
-    snap = Snapshot(module, state)
+    snap = snapshot(module, state)
     return sorted(_deployment(snap, unit, played=played))
 
 
@@ -315,7 +316,7 @@ def deployment_map(
     Units with nowhere to go are left out; ``first_only`` stops at the first unit that can move.
     Units of one power and type standing together share one search.
     """
-    snap = Snapshot(module, state)
+    snap = snapshot(module, state)
     found: dict[int, list[str]] = {}
     for unit in units:
         places = _deployment(snap, unit, played=False)
@@ -629,7 +630,7 @@ def in_op_range(
         return unit.type != FORTRESS and target in graph.land[unit.area]
     if unit.type == SUBMARINE or unit_class == "logistics":
         return False
-    snap = Snapshot(module, state)
+    snap = snapshot(module, state)
     steps = _unit_range(unit.type, extended)
     # _op_reach reads the position and where enemy units block the way: remembered under those
     coast = unit.coast if unit_class == "naval" else None
@@ -651,7 +652,7 @@ def op_arrival_coasts(
     coasts = module.areas[target].coasts
     if not coasts or graph.unit_class.get(unit.type) != "naval":
         return []
-    snap = Snapshot(module, state)
+    snap = snapshot(module, state)
     steps = _unit_range(unit.type, extended)
     distance = _op_reach(snap, unit, unit.area, steps - 1, target) if steps > 1 else {}
     found = {
@@ -688,7 +689,7 @@ def support_possible(
         return False
     if unit.area == target:
         return True
-    snap = Snapshot(module, state)
+    snap = snapshot(module, state)
     if unit_class == "air":
         if not snap.is_airfield(unit.power, unit.area) or target not in graph.air[unit.area]:
             return False
@@ -705,7 +706,7 @@ def invasion_paths(
     One or two sea or mixed areas, each next to the previous by naval movement, each holding a
     fleet (not a sub pack) of the power or a friendly power. A two-area path is extended range.
     """
-    snap = Snapshot(module, state)
+    snap = snapshot(module, state)
     graph = snap.graph
     if origin not in snap.in_play or target not in snap.in_play or origin == target:
         return []
@@ -756,7 +757,7 @@ def retreat_destinations(
         raise ValueError(f"a {unit.type} does not retreat after {combat} combat (LR 10.10)")
     if unit.type == FORTRESS or unit_class == "logistics":
         return []
-    snap = Snapshot(module, state)
+    snap = snapshot(module, state)
     power = unit.power
     if unit_class == "land":
         if invasion_origin is not None:
@@ -796,7 +797,7 @@ def regroup_destinations(
     unit_class = graph.unit_class[unit.type]
     if unit.type == FORTRESS or unit_class == "logistics":
         return []
-    snap = Snapshot(module, state)
+    snap = snapshot(module, state)
     power, here = unit.power, unit.area
     options: set[str] = set()
     if unit_class == "land":

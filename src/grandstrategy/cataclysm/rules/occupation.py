@@ -40,6 +40,7 @@ from grandstrategy.cataclysm.module.scenario_checks import occupation_limits
 from grandstrategy.cataclysm.module.schema import AreaStatus, AreaType, BaseKind, Ideology, SpecialBase
 from grandstrategy.cataclysm.module.world import area_controller
 from grandstrategy.cataclysm.rules.control import at_war, belligerent, friendly_powers
+from grandstrategy.cataclysm.rules.frozen import memo_of
 from grandstrategy.cataclysm.rules.special import delay_box_ignored, ignores_restricted
 from grandstrategy.cataclysm.state import CataclysmState, Unit
 
@@ -291,6 +292,20 @@ class Position:
         """For :func:`stops_in_empty`: the areas asked about so far, and those among them allowed."""
         self.sets: dict[tuple[object, ...], frozenset[str]] = {}
         """Callers' own sets of areas, by a key naming the set and all it depends on besides the position."""
+
+
+def snapshot(module: Module, state: CataclysmState) -> Snapshot:
+    """A :class:`Snapshot` of the state: a new one, or while the state is frozen (see
+    :mod:`~grandstrategy.cataclysm.rules.frozen`) the one shared by every question asked of it."""
+    memo = memo_of(state)
+    if memo is None:
+        return Snapshot(module, state)
+    key = ("snapshot", id(module))
+    found = memo.get(key)
+    if found is None or found.module is not module:
+        found = memo[key] = Snapshot(module, state)
+    assert isinstance(found, Snapshot)
+    return found
 
 
 class Snapshot:
@@ -945,7 +960,7 @@ def limits(
     unfriendly areas are :func:`may_stop`'s business. ``during_op`` gives the operation's sea
     allowance (LR 7.1.2) and ignores a special base in a land area being fought over.
     """
-    snap = Snapshot(module, state)
+    snap = snapshot(module, state)
     logistics = any(u.type == LOGISTICS and snap.friendly(power, u.power) for u in snap.units_in(area_id))
     return caps(snap, power, area_id, during_op=during_op, logistics=logistics)
 
@@ -971,7 +986,7 @@ def may_stop(
     """
     power, unit_type, own_id = _spec(unit_or_power_and_type)
     excluded = [i for i in (own_id, ignoring.id if ignoring is not None else None) if i is not None]
-    snap = Snapshot(module, state)
+    snap = snapshot(module, state)
     return stop_allowed(
         snap, power, unit_type, area_id, during_op=during_op, excluded=excluded, target=during_op
     )
@@ -984,7 +999,7 @@ def violations(module: Module, state: CataclysmState, *, exempt: Iterable[str] =
     so they are friendly to each other, or the area is in breach anyway). ``exempt`` names areas
     not checked (for instance production sites just crowded by a new unit, LR 7.1).
     """
-    snap = Snapshot(module, state)
+    snap = snapshot(module, state)
     skip = set(exempt)
     groups: dict[tuple[str, Ideology], list[Unit]] = {}
     for unit in state.units:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from grandstrategy.cataclysm.module import Module
 from grandstrategy.cataclysm.module.schema import MapId
+from grandstrategy.cataclysm.rules.recall import Recall
 from grandstrategy.cataclysm.state import CataclysmState
 
 TSR_IN_PLAY = "trans-siberian-railroad-in-play"
@@ -26,6 +27,14 @@ def status_quo_outscored(module: Module, state: CataclysmState) -> bool:
     The same count as ``rules.control.victory_points`` (LR 1.7.1) in one pass over the cubes, as it
     is checked after every step; a power not in the game scores nothing.
     """
+    answers = _STATUS_QUO.answers(module, state)
+    found = answers.get("outscored")
+    if found is None:
+        found = answers["outscored"] = _outscored(module, state)
+    return bool(found)
+
+
+def _outscored(module: Module, state: CataclysmState) -> bool:
     sides = {"germany": 1, "italy": 1, "france": -1, "united-kingdom": -1}
     playing = {power: sign for power, sign in sides.items() if power in state.powers}
     balance = 0
@@ -38,6 +47,10 @@ def status_quo_outscored(module: Module, state: CataclysmState) -> bool:
             if owner_sign and holder != owner:
                 balance -= owner_sign * count
     return balance > 0
+
+
+_STATUS_QUO = Recall(lambda state: (state.cubes, list(state.powers)))
+"""The Status Quo test by the cubes and the powers in the game (a sum: the order does not matter)."""
 
 
 def tokyo_lost(module: Module, state: CataclysmState) -> bool:

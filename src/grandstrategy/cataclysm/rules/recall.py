@@ -1,0 +1,63 @@
+"""Facts remembered across states: the answer for the last few contents of the fields it reads.
+
+Some facts are asked for after almost every step although the few fields they read rarely change:
+every power's interests (LR 5.1) read control, bases and aid; the Status Quo test (LR 12.2) reads
+the cubes. A :class:`Recall` keeps, for the last few distinct contents of those fields, a copy of
+the fields and the answers worked out from them. A lookup compares the state's fields with each
+copy (plain dict and list equality, done in C) and reuses the answers of an equal one; otherwise
+it copies the fields and starts a new entry. An answer is therefore always the one the function
+gives for fields equal to the state's: the same answers, computed less often. Answers must be
+immutable (or copied by the caller) since they are shared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from grandstrategy.cataclysm.module import Module
+from grandstrategy.cataclysm.state import CataclysmState
+
+Fields = tuple[Any, ...]
+
+
+def _copy(value: Any) -> Any:
+    """A copy of JSON-like data (dicts, lists, tuples of them, scalars), equal to the original."""
+    if isinstance(value, dict):
+        return {key: _copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copy(item) for item in value]
+    if isinstance(value, tuple):
+        return tuple(_copy(item) for item in value)
+    return value
+
+
+class Recall:
+    """Answers keyed by the contents of some fields of the state, for the last ``size`` contents.
+
+    :param fields: the fields the answers depend on, read from the state (live objects: they are
+        compared, and copied when a new entry starts).
+    """
+
+    def __init__(self, fields: Callable[[CataclysmState], Fields], size: int = 16) -> None:
+        self._fields = fields
+        self._size = size
+        self._entries: list[tuple[Module, Fields, dict[Any, Any]]] = []
+
+    def answers(self, module: Module, state: CataclysmState) -> dict[Any, Any]:
+        """The answers remembered for fields equal to the state's (a dict to look up and fill in)."""
+        now = self._fields(state)
+        entries = self._entries
+        for index, (known_module, known, answers) in enumerate(entries):
+            if known_module is module and known == now:
+                if index:
+                    entries.insert(0, entries.pop(index))  # most recent first
+                return answers
+        fresh: dict[Any, Any] = {}
+        entries.insert(0, (module, _copy(now), fresh))
+        del entries[self._size :]
+        return fresh
+
+    def clear(self) -> None:
+        """Forget everything (for tests)."""
+        self._entries.clear()

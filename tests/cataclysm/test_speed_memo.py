@@ -1,0 +1,66 @@
+"""Remembered answers are the answers: the frozen-state memo and the recall by field contents.
+
+Speed work (``rules/frozen.py``, ``rules/recall.py``) keeps answers about states; these tests pin
+that a remembered answer never outlives a change of what it reads (LR 2.2.4 control, LR 5.1
+interests) and that two states whose cubes differ only in the order of an area's holders, which
+decides who controls the area, are not confused.
+"""
+
+from __future__ import annotations
+
+from grandstrategy.cataclysm.module import load_module
+from grandstrategy.cataclysm.rules.control import controller, ideology_scores, interests
+from grandstrategy.cataclysm.rules.frozen import frozen, memo_of
+from grandstrategy.cataclysm.state import new_state
+
+MODULE = load_module()
+
+
+def test_interests_follow_a_change_of_control_on_the_same_state() -> None:
+    state = new_state(MODULE, "campaign-1933")
+    assert "yugoslavia" not in interests(MODULE, state, "germany")
+    state.cubes["austria"] = {"germany": 1}  # Germany controls Austria: its neighbours interest it
+    assert "yugoslavia" in interests(MODULE, state, "germany")
+    del state.cubes["austria"]
+    assert "yugoslavia" not in interests(MODULE, state, "germany")
+
+
+def test_the_first_of_two_holders_controls_and_the_recall_keeps_the_orders_apart() -> None:
+    italy_first = new_state(MODULE, "campaign-1933")
+    germany_first = italy_first.clone()
+    italy_first.cubes["austria"] = {"italy": 1, "germany": 1}
+    germany_first.cubes["austria"] = {"germany": 1, "italy": 1}
+    assert italy_first.cubes == germany_first.cubes  # equal as dicts: only the order differs
+    for _ in range(2):  # the second round is answered from the recall
+        assert controller(MODULE, italy_first, "austria") == "italy"
+        assert controller(MODULE, germany_first, "austria") == "germany"
+        assert "yugoslavia" not in interests(MODULE, italy_first, "germany")
+        assert "yugoslavia" in interests(MODULE, germany_first, "germany")
+
+
+def test_a_frozen_state_remembers_only_inside_the_block() -> None:
+    state = new_state(MODULE, "campaign-1933")
+    assert memo_of(state) is None
+    with frozen(state):
+        memo = memo_of(state)
+        assert memo is not None
+        assert controller(MODULE, state, "paris") == "france"
+        assert memo[("controller", "paris")] == "france"
+        with frozen(state):  # a nested block shares the outer memo
+            assert memo_of(state) is memo
+        assert memo_of(state.clone()) is None  # a copy is another state
+    assert memo_of(state) is None
+    state.cubes["paris"] = {"germany": 2}
+    assert controller(MODULE, state, "paris") == "germany"
+
+
+def test_recalled_scores_are_fresh_dicts_that_follow_the_cubes() -> None:
+    state = new_state(MODULE, "campaign-1933")
+    first = ideology_scores(MODULE, state)
+    first.clear()  # a caller's change does not reach the remembered answer
+    again = ideology_scores(MODULE, state)
+    assert again and sum(again.values()) > 0
+    democracy = again[next(ideo for ideo in again if ideo.value == "democracy")]
+    state.cubes["paris"] = {"germany": 2}  # France loses 2 VP to cubes in its home (LR 1.7.1)
+    after = ideology_scores(MODULE, state)
+    assert after[next(ideo for ideo in after if ideo.value == "democracy")] == democracy - 2
