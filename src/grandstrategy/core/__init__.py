@@ -3,18 +3,14 @@
 Nothing in ``core`` imports a rule set, a bot or the command line. The names most callers need
 are re-exported here; each lives in a small module of its own (see ``docs/kernel.md``). They are
 imported on first use, so a caller that needs one module (the command line needs ``core.errors``)
-does not pay for the others.
+does not pay for the others. ``replay`` and ``view`` are also sub-module names: once such a sub-module has
+been imported, the package attribute is the module, so import those two functions from their modules.
 """
 
 from __future__ import annotations
 
 import importlib
 from typing import TYPE_CHECKING, Any
-
-# ``view`` is also a sub-module's name: bind the function now (a cheap module), so that importing the
-# sub-module later cannot leave the package attribute pointing at the module. ``replay`` is one too, but its
-# module pulls in saves and sessions; ``from grandstrategy.core.replay import replay`` is always safe.
-from grandstrategy.core.view import view
 
 if TYPE_CHECKING:
     from grandstrategy.core.actions import Action, no_args, parse_with
@@ -35,7 +31,7 @@ if TYPE_CHECKING:
     from grandstrategy.core.save import SaveGame, load_save, loads_save, save_game, write_save
     from grandstrategy.core.session import DecisionPoint, Match
     from grandstrategy.core.state import GameState
-    from grandstrategy.core.view import log_view
+    from grandstrategy.core.view import log_view, view
 
 _HOME: dict[str, str] = {
     "Action": "grandstrategy.core.actions",
@@ -74,6 +70,7 @@ _HOME: dict[str, str] = {
     "restore": "grandstrategy.core.replay",
     "ruleset_names": "grandstrategy.core.game",
     "save_game": "grandstrategy.core.save",
+    "view": "grandstrategy.core.view",
     "write_save": "grandstrategy.core.save",
 }
 
