@@ -16,7 +16,6 @@ import importlib
 import sys
 
 import click
-from click.utils import make_default_short_help
 
 from grandstrategy import __version__
 from grandstrategy.core.errors import GrandStrategyError, printable
@@ -105,11 +104,9 @@ class LazyGroup(click.Group):
         limit = formatter.width - 6 - max(len(name) for name in names)
         rows = []
         for name in names:
-            if name in COMMANDS:
-                text = make_default_short_help(COMMANDS[name][2], limit)
-            else:
-                text = self.commands[name].get_short_help_str(limit)
-            rows.append((name, text))
+            # A stand-in command carrying the table's help is shortened exactly as the real one would be.
+            command = self.commands.get(name) or click.Command(name, help=COMMANDS[name][2])
+            rows.append((name, command.get_short_help_str(limit)))
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
