@@ -178,3 +178,41 @@ def test_bm25_columns_give_the_scores_bm25s_gives() -> None:
         assert got.dtype == expected.dtype
         assert np.array_equal(got, expected), query
     assert not ours.get_scores(["unknown"]).any()
+
+
+def test_a_tokenizer_it_cannot_reproduce_falls_back_to_the_library(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from grandstrategy.rulebook.semantic import LibraryEncoder, _load_encoder
+
+    monkeypatch.setenv("GRANDSTRATEGY_CACHE_DIR", str(tmp_path / "cache"))
+    _, tokenizer_file = model_files()
+    data = json.loads(tokenizer_file.read_bytes())
+    data["pre_tokenizer"] = {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "first"}
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(data), encoding="utf-8")
+    encoder = _load_encoder(other)
+    assert isinstance(encoder, LibraryEncoder)
+    assert encoder.encode("flag")
+
+
+def test_a_small_or_damaged_safetensors_file(tmp_path: Path) -> None:
+    from safetensors.numpy import save_file
+
+    from grandstrategy.rulebook.semantic import UnmappableTensor
+
+    values = np.arange(12, dtype=np.float32).reshape(4, 3)
+    path = tmp_path / "tiny.safetensors"
+    save_file({"embedding.weight": values}, str(path))
+    assert np.array_equal(map_tensor(path, "embedding.weight"), values)
+    cut = tmp_path / "cut.safetensors"
+    cut.write_bytes(path.read_bytes()[:-8])
+    with pytest.raises(ValueError, match="does not fit"):
+        map_tensor(cut, "embedding.weight")
+    header = json.loads(path.read_bytes()[8 : 8 + int.from_bytes(path.read_bytes()[:8], "little")])
+    header["embedding.weight"]["dtype"] = "BF16"
+    text = json.dumps(header).encode()
+    odd = tmp_path / "odd.safetensors"
+    odd.write_bytes(len(text).to_bytes(8, "little") + text + values.tobytes())
+    with pytest.raises(UnmappableTensor):
+        map_tensor(odd, "embedding.weight")

@@ -66,6 +66,10 @@ class ModelUnavailable(Exception):
     """The embedding model's package or files are missing or unreadable."""
 
 
+class UnmappableTensor(Exception):
+    """The tensor's dtype has no numpy equivalent (bfloat16, say): it must be read and converted."""
+
+
 def map_tensor(path: Path, name: str) -> npt.NDArray[Any]:
     """A read-only memory map of one tensor of a safetensors file (8-byte header length, JSON, data)."""
     with path.open("rb") as handle:
@@ -76,6 +80,8 @@ def map_tensor(path: Path, name: str) -> npt.NDArray[Any]:
     entry = header[name]
     start, end = (int(value) for value in entry["data_offsets"])
     shape = tuple(int(value) for value in entry["shape"])
+    if entry["dtype"] not in NUMPY_DTYPES:
+        raise UnmappableTensor(str(entry["dtype"]))
     dtype = np.dtype(NUMPY_DTYPES[entry["dtype"]])
     if end - start != dtype.itemsize * int(np.prod(shape)) or 8 + length + end > path.stat().st_size:
         raise ValueError(f"tensor {name} does not fit the file")
@@ -96,13 +102,11 @@ def _load_matrix(path: Path) -> npt.NDArray[Any]:
     """The embedding matrix: memory-mapped, or read with ``safetensors`` for a dtype numpy lacks."""
     try:
         return map_tensor(path, TENSOR)
-    except KeyError as error:
-        if str(error).strip("'") != TENSOR:  # an unknown dtype: let safetensors convert it
-            from safetensors import safe_open
+    except UnmappableTensor:
+        from safetensors import safe_open
 
-            with safe_open(str(path), framework="np") as handle:
-                return np.ascontiguousarray(handle.get_tensor(TENSOR), dtype=np.float32)
-        raise
+        with safe_open(str(path), framework="np") as handle:
+            return np.ascontiguousarray(handle.get_tensor(TENSOR), dtype=np.float32)
 
 
 def model_files() -> tuple[Path, Path]:
