@@ -53,3 +53,9 @@ def test_a_group_built_by_hand_still_accepts_added_commands() -> None:
     assert "hello" in group.list_commands(context)
     assert group.get_command(context, "hello") is hello
     assert group.get_command(context, "nope") is None
+
+
+def test_every_play_command_is_in_the_table() -> None:
+    from grandstrategy.play.commands import COMMANDS as PLAY_COMMANDS
+
+    assert {command.name for command in PLAY_COMMANDS} <= set(COMMANDS)
