@@ -612,4 +612,4 @@ def tournament_command(
 
 
 COMMANDS = (new_command, play_command, status_command, simulate_command, replay_command, tournament_command)
-"""The commands ``grandstrategy.cli`` adds to the top-level group."""
+"""The commands of the top-level group; ``grandstrategy.cli.COMMANDS`` names each (a test checks)."""

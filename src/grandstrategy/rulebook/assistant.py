@@ -26,8 +26,8 @@ import textwrap
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
+from grandstrategy.rulebook.bm25 import Bm25Scores
 from grandstrategy.rulebook.index import GENERIC_STEMS, Hit, Query, RulesIndex, load_index
 from grandstrategy.rulebook.official import OfficialText, load_official
 from grandstrategy.rulebook.semantic import EmbeddingModel, shared_model
@@ -194,16 +194,13 @@ class OfficialRanker:
     """BM25 over the user's own copy of the rules, one document per section (built when it is loaded)."""
 
     def __init__(self, official: OfficialText) -> None:
-        import bm25s
-
         self.numbers = sorted(official.sections)
         corpus = [
             [stem(word) for word in content_words(official.sections[number])] or ["__empty__"]
             for number in self.numbers
         ]
         self.vocabulary = {token for document in corpus for token in document}
-        self.retriever: Any = bm25s.BM25(k1=1.2, b=0.75)
-        self.retriever.index(corpus, show_progress=False)
+        self.retriever = Bm25Scores.build(corpus, k1=1.2, b=0.75)
 
     def scores(self, query: Query) -> dict[str, float]:
         """BM25 score per section number for the query's stems."""

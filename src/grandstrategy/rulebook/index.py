@@ -17,14 +17,14 @@ The built index is pickled into the user's cache directory keyed by the data fil
 
 from __future__ import annotations
 
-import os
-import pickle
+import importlib.util
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from grandstrategy.rulebook.bm25 import Bm25Scores
+from grandstrategy.rulebook.cache import cache_dir, read_pickle, write_pickle
 from grandstrategy.rulebook.digest import Digest, Section, digest_bytes, fingerprint, parse_digest
 from grandstrategy.rulebook.facts import (
     FACTS_RESOURCE,
@@ -215,8 +215,6 @@ class RulesIndex:
         vocabulary: Vocabulary,
         model: EmbeddingModel | None = None,
     ) -> None:
-        import bm25s
-
         self.digest = digest
         self.facts = facts
         self.vocabulary_map = vocabulary
@@ -233,8 +231,7 @@ class RulesIndex:
             )
             for s in digest.sections
         ]
-        self.retriever: Any = bm25s.BM25(k1=1.2, b=0.75)
-        self.retriever.index(corpus, show_progress=False)
+        self.retriever = Bm25Scores.build(corpus, k1=1.2, b=0.75)
         self.vocabulary: set[str] = {token for document in corpus for token in document}
         self.documents: list[frozenset[str]] = [frozenset(document) for document in corpus]
         self.fact_rows: dict[str, list[int]] = {}
@@ -323,8 +320,6 @@ class RulesIndex:
 
     def parse(self, question: str) -> Query:
         """Normalise a question: expand abbreviations and nicknames, correct typos, stem."""
-        from rapidfuzz import fuzz, process
-
         numbers = rule_numbers(question)
         text = question
         for number in numbers:
@@ -372,6 +367,8 @@ class RulesIndex:
                 query.places.append(word)
                 continue
             if len(word) >= FUZZY_MIN_LENGTH and not word.isdigit():
+                from rapidfuzz import fuzz, process  # only for a word the index does not know
+
                 best = process.extractOne(
                     word, self.surface_words, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF
                 )
@@ -505,20 +502,6 @@ class RulesIndex:
         return self.facts.facts[max(scored)[2]].text
 
 
-def cache_dir() -> Path:
-    """Where the built index is kept: $GRANDSTRATEGY_CACHE_DIR, else the platform's user cache directory."""
-    override = os.environ.get("GRANDSTRATEGY_CACHE_DIR")
-    if override:
-        return Path(override)
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local"))
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Caches"
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-    return base / "grandstrategy"
-
-
 def _sources() -> bytes:
     """Every input of the built index: the digest, fact base and vocabulary files."""
     return b"\0".join([digest_bytes(), data_bytes(FACTS_RESOURCE), data_bytes(VOCABULARY_RESOURCE)])
@@ -534,12 +517,23 @@ def _model_tag() -> str:
         return "none"
 
 
-def _cache_path(raw: bytes) -> Path:
-    import bm25s
+def _package_tag(name: str) -> str:
+    """Which copy of an installed package built the index: its ``__init__.py``'s size and time."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.origin is None:
+        return "none"
+    try:
+        status = Path(spec.origin).stat()
+    except OSError:
+        return "none"
+    return f"{status.st_size}:{status.st_mtime_ns}"
 
-    version = str(getattr(bm25s, "__version__", "0"))
+
+def _cache_path(raw: bytes) -> Path:
+    version = _package_tag("bm25s")
     here = Path(__file__).parent
-    code = b"".join((here / name).read_bytes() for name in ("index.py", "semantic.py", "text.py"))
+    sources = ("index.py", "bm25.py", "semantic.py", "tokenizer.py", "text.py")
+    code = b"".join((here / name).read_bytes() for name in sources if (here / name).is_file())
     extra = f"|{INDEX_FORMAT}|{version}|{sys.version_info[:2]}|{_model_tag()}".encode()
     return cache_dir() / f"rules-index-{fingerprint(raw + code + extra)}.pickle"
 
@@ -557,21 +551,11 @@ def load_index(use_cache: bool = True) -> RulesIndex:
     """The index for the shipped data: from the cache when fresh, otherwise built (and cached)."""
     raw = _sources()
     path = _cache_path(raw) if use_cache else None
-    if path is not None and path.is_file():
-        try:
-            with path.open("rb") as handle:
-                cached = pickle.load(handle)  # our own cache file, keyed by content hash
-            if isinstance(cached, RulesIndex):
-                return cached
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
-            pass
+    if path is not None:
+        cached = read_pickle(path)
+        if isinstance(cached, RulesIndex):
+            return cached
     index = build_index()
     if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, suffix=".tmp") as temporary:
-                pickle.dump(index, temporary, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temporary.name, path)
-        except OSError:
-            pass  # a read-only home is fine: the index is rebuilt next time
+        write_pickle(path, index)  # a read-only home is fine: the index is rebuilt next time
     return index
