@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from grandstrategy.axis_allies.module.loader import Problem
 from grandstrategy.axis_allies.module.schema import Domain, TerritoryType
 from grandstrategy.axis_allies.module.world import MapModule
+from grandstrategy.core.datafiles import Problem
 
 MAP = "map.yaml"
 

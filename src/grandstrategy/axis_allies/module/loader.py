@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from grandstrategy.axis_allies.module.schema import (
     MapFile,
@@ -26,9 +25,8 @@ from grandstrategy.axis_allies.module.schema import (
     provenance_kind,
 )
 from grandstrategy.axis_allies.module.world import MapModule
+from grandstrategy.core.datafiles import UNREADABLE, Problem, read_yaml, validate
 from grandstrategy.core.errors import DataError
-from grandstrategy.core.files import BadFile, read_text
-from grandstrategy.core.yamlfile import load_yaml
 
 DEFAULT_MODULE_DIR = Path(__file__).resolve().parent.parent / "data" / "revised"
 
@@ -45,20 +43,6 @@ FILES: dict[str, type[BaseModel]] = {
 MAX_FILE_BYTES = 2 * 1024 * 1024
 
 M = TypeVar("M", bound=BaseModel)
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One thing wrong with a module: where it is and what is wrong."""
-
-    file: str
-    record: str
-    field: str
-    message: str
-
-    def __str__(self) -> str:
-        where = " ".join(part for part in (self.record, self.field and f"field '{self.field}'") if part)
-        return f"{self.file}: {where}: {self.message}" if where else f"{self.file}: {self.message}"
 
 
 @dataclass
@@ -98,63 +82,9 @@ class CheckReport:
         }
 
 
-def _describe_location(data: Any, loc: tuple[int | str, ...]) -> tuple[str, str]:
-    """Turn a pydantic error location into (record, field), naming records by their id."""
-    record_parts: list[str] = []
-    node = data
-    consumed = 0
-    for index, key in enumerate(loc):
-        if isinstance(key, int) and isinstance(node, list) and key < len(node):
-            node = node[key]
-            label = f"[{key}]"
-            if isinstance(node, dict) and isinstance(node.get("id"), str):
-                label = f"[{key}] ({node['id']})"
-            record_parts.append(label)
-            consumed = index + 1
-        elif isinstance(node, dict) and key in node:
-            node = node[key]
-            record_parts.append(f".{key}" if record_parts else str(key))
-            if isinstance(node, dict | list):
-                consumed = index + 1
-        else:
-            break
-    record = "".join(record_parts[:consumed]) if consumed else ""
-    return record, ".".join(str(part) for part in loc[consumed:])
-
-
-def _validate(name: str, data: Any, model: type[M], problems: list[Problem]) -> M | None:
-    try:
-        return model.model_validate(data)
-    except ValidationError as error:
-        for item in error.errors():
-            record, fieldname = _describe_location(data, tuple(item["loc"]))
-            message = item["msg"].removeprefix("Value error, ")
-            if item["type"] == "missing":
-                message = "is required but missing"
-            elif item["type"] == "extra_forbidden":
-                message = "is not a known field"
-            problems.append(Problem(name, record, fieldname, message))
-        return None
-
-
 def _read(root: Path, name: str, problems: list[Problem]) -> Any:
-    try:
-        text = read_text(root / name, limit=MAX_FILE_BYTES, source=name)  # a regular UTF-8 file
-    except BadFile as error:
-        problems.append(Problem(name, "", "", "file is missing" if error.missing else error.reason))
-        return None
-    try:
-        return load_yaml(text)  # no repeated keys, no aliases
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problems.append(
-            Problem(name, "", "", f"is not valid YAML{where}: {getattr(error, 'problem', error)}")
-        )
-        return None
-    except RecursionError:
-        problems.append(Problem(name, "", "", "nests lists or mappings too deeply"))
-        return None
+    data = read_yaml(root / name, name, problems, limit=MAX_FILE_BYTES)
+    return None if data is UNREADABLE else data
 
 
 def check_data(files: dict[str, Any], where: str, content_hash: str = "") -> CheckReport:
@@ -168,7 +98,7 @@ def check_data(files: dict[str, Any], where: str, content_hash: str = "") -> Che
             if not any(problem.file == name for problem in report.problems):
                 report.problems.append(Problem(name, "", "", "file is missing or empty"))
             continue
-        record = _validate(name, files[name], model, report.problems)
+        record = validate(name, files[name], model, report.problems)
         if record is not None:
             parsed[name] = record
     if report.problems:

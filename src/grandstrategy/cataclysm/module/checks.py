@@ -9,7 +9,6 @@ from collections import defaultdict
 from itertools import pairwise
 
 from grandstrategy.cataclysm.module.events import EVENT_KINDS, SUBTABLE_KEYS
-from grandstrategy.cataclysm.module.loader import Problem
 from grandstrategy.cataclysm.module.schema import (
     CRISIS_KEYS,
     Area,
@@ -25,6 +24,7 @@ from grandstrategy.cataclysm.module.schema import (
     PowersFile,
     Scenario,
 )
+from grandstrategy.core.datafiles import Problem
 
 
 def cross_check(

@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from grandstrategy.cataclysm.module.schema import (
     ConnectorFile,
@@ -26,27 +25,13 @@ from grandstrategy.cataclysm.module.schema import (
     provenance_kind,
 )
 from grandstrategy.cataclysm.module.world import Edge, Module, freeze
+from grandstrategy.core.datafiles import UNREADABLE, Problem, read_yaml, validate
 from grandstrategy.core.errors import DataError
-from grandstrategy.core.files import MAX_DATA_FILE_BYTES, BadFile, read_bytes, read_text
-from grandstrategy.core.yamlfile import load_yaml
+from grandstrategy.core.files import MAX_DATA_FILE_BYTES, BadFile, read_bytes
 
 DEFAULT_MODULE_DIR = Path(__file__).resolve().parent.parent / "data" / "reconstructed"
 
 M = TypeVar("M", bound=BaseModel)
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One thing wrong with a module: where it is and what is wrong."""
-
-    file: str
-    record: str
-    field: str
-    message: str
-
-    def __str__(self) -> str:
-        where = " ".join(part for part in (self.record, self.field and f"field '{self.field}'") if part)
-        return f"{self.file}: {where}: {self.message}" if where else f"{self.file}: {self.message}"
 
 
 @dataclass
@@ -106,62 +91,10 @@ def _records(module: Module) -> Iterable[str]:
     yield from (scenario.provenance for scenario in module.scenarios.values())
 
 
-def _describe_location(data: Any, loc: tuple[int | str, ...]) -> tuple[str, str]:
-    """Turn a pydantic error location into (record, field), naming records by their id."""
-    record_parts: list[str] = []
-    node = data
-    consumed = 0
-    for index, key in enumerate(loc):
-        if isinstance(key, int) and isinstance(node, list) and key < len(node):
-            node = node[key]
-            label = f"[{key}]"
-            if isinstance(node, dict) and isinstance(node.get("id"), str):
-                label = f"[{key}] ({node['id']})"
-            record_parts.append(label)
-            consumed = index + 1
-        elif isinstance(node, dict) and key in node:
-            node = node[key]
-            record_parts.append(f".{key}" if record_parts else str(key))
-            if isinstance(node, dict | list):
-                consumed = index + 1
-        else:
-            break
-    record = "".join(record_parts[: max(consumed, 0)]) if consumed else ""
-    rest = [str(part) for part in loc[consumed:]]
-    return record, ".".join(rest)
-
-
 def _parse(path: Path, model: type[M], problems: list[Problem], root: Path) -> M | None:
     name = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
-    try:
-        text = read_text(path, limit=MAX_DATA_FILE_BYTES, source=name)
-    except BadFile as error:
-        problems.append(Problem(name, "", "", "file is missing" if error.missing else error.reason))
-        return None
-    try:
-        data = load_yaml(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problems.append(
-            Problem(name, "", "", f"is not valid YAML{where}: {getattr(error, 'problem', error)}")
-        )
-        return None
-    except RecursionError:
-        problems.append(Problem(name, "", "", "nests lists or mappings too deeply"))
-        return None
-    try:
-        return model.model_validate(data)
-    except ValidationError as error:
-        for item in error.errors():
-            record, fieldname = _describe_location(data, tuple(item["loc"]))
-            message = item["msg"].removeprefix("Value error, ")
-            if item["type"] == "missing":
-                message = "is required but missing"
-            elif item["type"] == "extra_forbidden":
-                message = "is not a known field"
-            problems.append(Problem(name, record, fieldname, message))
-        return None
+    data = read_yaml(path, name, problems, limit=MAX_DATA_FILE_BYTES)
+    return None if data is UNREADABLE else validate(name, data, model, problems)
 
 
 def _hash_directory(root: Path, problems: list[Problem]) -> str:

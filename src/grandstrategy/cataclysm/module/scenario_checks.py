@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from grandstrategy.cataclysm.module.loader import Problem
 from grandstrategy.cataclysm.module.schema import AreaType, BaseKind, Placement, Scenario
 from grandstrategy.cataclysm.module.world import Module
+from grandstrategy.core.datafiles import Problem
 
 
 def check_scenario(module: Module, name: str, scenario: Scenario) -> list[Problem]:
