@@ -36,6 +36,8 @@ from grandstrategy.axis_allies.rules import Procedure, procedure_for
 from grandstrategy.axis_allies.units import BattleSetupError
 
 Pair = tuple[SideState, SideState]
+#: One side's outcome distribution of a phase: (new state, chance, tokens lost in it).
+Outcome = list[tuple[SideState, float, int]]
 FloatArray = npt.NDArray[np.float64]
 
 #: Linear solver size guard: attacker tokens x defender tokens x (their sum), over all chain pairs.
@@ -75,6 +77,8 @@ class Context:
         self.start: Pair = (self.sides[0].start, self.sides[1].start)
         self._groups: dict[tuple[int, str], tuple[frozenset[str], ...]] = {}
         self.round = cache(self._round)
+        self.side_outcomes = cache(self._side_outcomes)
+        self.listed = cache(self._listed_outcomes)
         self.phase = cache(self._phase)
         self.outcomes = cache(self._outcomes)
         self.ended = cache(self._ended)
@@ -122,6 +126,14 @@ class Context:
         out_d = self.outcomes(1, pair[1], tuple(dice_a))
         out_a = self.outcomes(0, pair[0], tuple(dice_d))
         return {(a2, d2): pa * pd for a2, pa in out_a.items() for d2, pd in out_d.items()}
+
+    def _side_outcomes(self, index: int, pair: Pair) -> tuple[Outcome, Outcome]:
+        """Phase ``index`` of a later round from ``pair``: each side's own outcome distribution."""
+        dice_a, dice_d = self.dice(self.proc.phases(False)[index], pair)
+        return self.listed(0, pair[0], tuple(dice_d)), self.listed(1, pair[1], tuple(dice_a))
+
+    def _listed_outcomes(self, target: int, state: SideState, dice: tuple[Dice, ...]) -> Outcome:
+        return [(s, p, sum(s)) for s, p in self.outcomes(target, state, dice).items()]
 
     def _round(self, pair: Pair, first: bool) -> dict[Pair, float]:
         dist: dict[Pair, float] = {pair: 1.0}
@@ -183,30 +195,93 @@ def _level(pair: Pair) -> int:
 
 
 def _propagate(ctx: Context, init: dict[Pair, float]) -> dict[Pair, float]:
-    """Terminal distribution reached from ``init`` (later rounds only), self-loops removed."""
+    """Terminal distribution reached from ``init`` (later rounds only), self-loops removed.
+
+    Mass moves phase by phase rather than round by round: ``stages[k]`` holds the mass about to
+    fire phase ``k`` of a round, so each phase's outcome (a product of the two sides' independent
+    outcome distributions) is applied once per pair, never composed with the next phase's outcomes
+    for every intermediate pair. A pair only receives mass from pairs with fewer tokens lost, or
+    from itself when a phase changes nothing; pairs are therefore settled in order of tokens lost,
+    and each pair's own cycle through the phases (nobody loses anything in a whole round) is
+    summed as a geometric series, which is the same self-loop removal as before.
+    """
     terminal: dict[Pair, float] = defaultdict(float)
-    buckets: dict[int, dict[Pair, float]] = defaultdict(lambda: defaultdict(float))
+    nphase = len(ctx.proc.phases(False))
+    buckets: dict[int, list[dict[Pair, float]]] = {}
+
+    def bucket(level: int) -> list[dict[Pair, float]]:
+        got = buckets.get(level)
+        if got is None:
+            got = buckets[level] = [defaultdict(float) for _ in range(nphase)]
+        return got
+
     for pair, p in init.items():
-        buckets[_level(pair)][pair] += p
+        bucket(_level(pair))[0][pair] += p
     top = len(ctx.sides[0].tokens) + len(ctx.sides[1].tokens)
+    sides = ctx.side_outcomes
     for level in range(top + 1):
-        bucket = buckets.pop(level, None)
-        if not bucket:
+        stages = buckets.pop(level, None)
+        if stages is None:
             continue
-        for pair, mass in bucket.items():
-            if ctx.ended(pair):
-                terminal[pair] += mass
+        pairs = {pair: None for stage in stages for pair in stage}
+        for pair in pairs:
+            inflow = [stage.get(pair, 0.0) for stage in stages]
+            if not any(inflow[1:]) and ctx.ended(pair):
+                terminal[pair] += inflow[0]
                 continue
-            trans = ctx.round(pair, False)
-            stay = trans.get(pair, 0.0)
-            if stay >= 1.0 - STALL:
-                terminal[pair] += mass  # nobody can hurt anybody: the battle stalls
+            outs = [sides(k, pair) for k in range(nphase)]
+            keep = [_keep(oa, od, pair) for oa, od in outs]
+            stay = math.prod(keep)
+            # visits at stage 0 from a full cycle: inflows carried forward to the round's end
+            carried = 0.0
+            for k in range(1, nphase):
+                carried = carried * keep[k - 1] + inflow[k]
+            back = carried * keep[nphase - 1] if nphase > 1 else 0.0
+            if stay >= 1.0 - STALL or ctx.ended(pair):
+                # an ended pair never starts a round (mass arriving mid-round finishes it); where
+                # nobody can hurt anybody the battle stalls where it starts a round
+                terminal[pair] += inflow[0] + back
+                v = 0.0
+                for k in range(1, nphase):
+                    v = v * keep[k - 1] + inflow[k]
+                    _spread(*outs[k], pair, v, k, nphase, bucket)
                 continue
-            scale = mass / (1.0 - stay)
-            for nxt, p in trans.items():
-                if nxt != pair:
-                    buckets[_level(nxt)][nxt] += scale * p
+            v = (inflow[0] + back) / (1.0 - stay)
+            for k in range(nphase):
+                if k:
+                    v = v * keep[k - 1] + inflow[k]
+                _spread(*outs[k], pair, v, k, nphase, bucket)
     return terminal
+
+
+def _keep(out_a: Outcome, out_d: Outcome, pair: Pair) -> float:
+    """Chance that a phase leaves ``pair`` as it is."""
+    pa = next((p for s, p, _ in out_a if s == pair[0]), 0.0)
+    if not pa:
+        return 0.0
+    return pa * next((p for s, p, _ in out_d if s == pair[1]), 0.0)
+
+
+def _spread(
+    out_a: Outcome,
+    out_d: Outcome,
+    pair: Pair,
+    mass: float,
+    k: int,
+    nphase: int,
+    bucket: Callable[[int], list[dict[Pair, float]]],
+) -> None:
+    """Move ``mass`` through phase ``k`` from ``pair`` to the next stage (other pairs only)."""
+    if not mass:
+        return
+    nxt = (k + 1) % nphase
+    a0, d0 = pair
+    for a2, pa, la in out_a:
+        ma = mass * pa
+        for d2, pd, ld in out_d:
+            if a2 == a0 and d2 == d0:
+                continue
+            bucket(la + ld)[nxt][(a2, d2)] += ma * pd
 
 
 def _step(
