@@ -25,7 +25,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
@@ -75,6 +75,8 @@ class Context:
             SideModel(dfn, rs, loss_order(dfn, battle.sea, battle.order), self.proc.class_of),
         )
         self.start: Pair = (self.sides[0].start, self.sides[1].start)
+        # the procedure builds its phase closures anew on every call: build them once
+        self.later_phases = self.proc.phases(False)
         self._groups: dict[tuple[int, str], tuple[frozenset[str], ...]] = {}
         self.round = cache(self._round)
         self.side_outcomes = cache(self._side_outcomes)
@@ -129,7 +131,7 @@ class Context:
 
     def _side_outcomes(self, index: int, pair: Pair) -> tuple[Outcome, Outcome]:
         """Phase ``index`` of a later round from ``pair``: each side's own outcome distribution."""
-        dice_a, dice_d = self.dice(self.proc.phases(False)[index], pair)
+        dice_a, dice_d = self.dice(self.later_phases[index], pair)
         return self.listed(0, pair[0], tuple(dice_d)), self.listed(1, pair[1], tuple(dice_a))
 
     def _listed_outcomes(self, target: int, state: SideState, dice: tuple[Dice, ...]) -> Outcome:
@@ -206,7 +208,7 @@ def _propagate(ctx: Context, init: dict[Pair, float]) -> dict[Pair, float]:
     summed as a geometric series, which is the same self-loop removal as before.
     """
     terminal: dict[Pair, float] = defaultdict(float)
-    nphase = len(ctx.proc.phases(False))
+    nphase = len(ctx.later_phases)
     buckets: dict[int, list[dict[Pair, float]]] = {}
 
     def bucket(level: int) -> list[dict[Pair, float]]:
@@ -339,9 +341,9 @@ class _Chains:
         for i, s in enumerate(chain[:-1]):
             own = model.counts(s)
             groups: list[tuple[int, float]] = []
-            for phase in self.ctx.proc.phases(False):
+            for phase in self.ctx.later_phases:
                 groups += [(n, p) for _, n, p in phase(self.side, own, enemy) if n and p > 0]
-            out[i] = _np_tail(groups, width)
+            out[i] = _np_tail(tuple(groups), width)
         return out
 
 
@@ -350,7 +352,10 @@ def _np_binom(n: int, p: float) -> FloatArray:
     return np.array(_binom(n, p))
 
 
-def _np_tail(groups: list[tuple[int, float]], width: int) -> FloatArray:
+@lru_cache(maxsize=4096)
+def _np_tail(groups: tuple[tuple[int, float], ...], width: int) -> FloatArray:
+    """``P(hits >= h)`` for h = 0..width from dice ``groups``; a pure dice table, so kept across calls
+    (callers copy it, never write into it)."""
     pmf = np.ones(1)
     for n, p in groups:
         pmf = np.convolve(pmf, _np_binom(n, p))
@@ -611,10 +616,28 @@ def _summarise(ctx: Context, dist: dict[Pair, float], weight_total: float) -> di
     rs = ctx.proc.ruleset
     for side in (0, 1):
         surv[side].update(dict.fromkeys(ctx.sides[side].units, 0.0))
+    # what each side state means (out?, units left, TUV lost, label): once per state, not per pair
+    facts: tuple[dict[SideState, tuple[bool, Counts, float, str]], ...] = ({}, {})
+
+    def fact(side: int, state: SideState) -> tuple[bool, Counts, float, str]:
+        known = facts[side].get(state)
+        if known is None:
+            model = ctx.sides[side]
+            counts = model.counts(state)
+            tuv = 0.0
+            parts = []
+            for unit in model.units:
+                n = counts[unit]
+                tuv += (model.initial[unit] - n) * rs.unit(unit).cost
+                if n:
+                    parts.append(f"{n} {unit}")
+            known = (ctx.proc.eliminated(counts), counts, tuv, ", ".join(parts) or "none")
+            facts[side][state] = known
+        return known
+
     for pair, w in dist.items():
         p = w / weight_total
-        a_out = ctx.proc.eliminated(ctx.sides[0].counts(pair[0]))
-        d_out = ctx.proc.eliminated(ctx.sides[1].counts(pair[1]))
+        a_out, d_out = fact(0, pair[0])[0], fact(1, pair[1])[0]
         bucket = (
             "draw"
             if a_out and d_out
@@ -626,17 +649,10 @@ def _summarise(ctx: Context, dist: dict[Pair, float], weight_total: float) -> di
         )
         buckets[bucket] += p
         for side in (0, 1):
-            model = ctx.sides[side]
-            counts = model.counts(pair[side])
-            tuv = 0.0
-            parts = []
-            for unit in model.units:
-                n = counts[unit]
-                surv[side][unit] += p * n
-                tuv += (model.initial[unit] - n) * rs.unit(unit).cost
-                if n:
-                    parts.append(f"{n} {unit}")
-            rem[side][", ".join(parts) or "none"] += p
+            _, counts, tuv, label = fact(side, pair[side])
+            for unit in ctx.sides[side].units:
+                surv[side][unit] += p * counts[unit]
+            rem[side][label] += p
             lost[side] += p * tuv
             mom = moments["attacker_tuv_lost" if side == 0 else "defender_tuv_lost"]
             mom[0] += p * tuv
