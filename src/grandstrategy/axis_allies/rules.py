@@ -92,7 +92,8 @@ class RevisedProcedure(Procedure):
     def _has(self, counts: Counts, flag: str) -> bool:
         keys = self._flagged.get(flag)
         if keys is None:
-            keys = self._flagged[flag] = frozenset(k for k, u in self.ruleset.units.items() if getattr(u, flag))
+            units = self.ruleset.units.items()
+            keys = self._flagged[flag] = frozenset(k for k, u in units if getattr(u, flag))
         return any(counts.get(k) for k in keys)
 
     def _air(self, counts: Counts) -> int:
