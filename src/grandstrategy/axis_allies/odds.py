@@ -131,8 +131,13 @@ class Context:
 
     def _side_outcomes(self, index: int, pair: Pair) -> tuple[Outcome, Outcome]:
         """Phase ``index`` of a later round from ``pair``: each side's own outcome distribution."""
-        dice_a, dice_d = self.dice(self.later_phases[index], pair)
-        return self.listed(0, pair[0], tuple(dice_d)), self.listed(1, pair[1], tuple(dice_a))
+        phase = self.later_phases[index]
+        ca, cd = self.sides[0].counts(pair[0]), self.sides[1].counts(pair[1])
+        dice_a, dice_d = tuple(phase(0, ca, cd)), tuple(phase(1, cd, ca))
+        return (
+            self.listed(0, pair[0], dice_d) if dice_d else [(pair[0], 1.0, sum(pair[0]))],
+            self.listed(1, pair[1], dice_a) if dice_a else [(pair[1], 1.0, sum(pair[1]))],
+        )
 
     def _listed_outcomes(self, target: int, state: SideState, dice: tuple[Dice, ...]) -> Outcome:
         return [(s, p, sum(s)) for s, p in self.outcomes(target, state, dice).items()]
@@ -209,21 +214,17 @@ def _propagate(ctx: Context, init: dict[Pair, float]) -> dict[Pair, float]:
     """
     terminal: dict[Pair, float] = defaultdict(float)
     nphase = len(ctx.later_phases)
-    buckets: dict[int, list[dict[Pair, float]]] = {}
-
-    def bucket(level: int) -> list[dict[Pair, float]]:
-        got = buckets.get(level)
-        if got is None:
-            got = buckets[level] = [defaultdict(float) for _ in range(nphase)]
-        return got
-
-    for pair, p in init.items():
-        bucket(_level(pair))[0][pair] += p
     top = len(ctx.sides[0].tokens) + len(ctx.sides[1].tokens)
+    # buckets[level][stage]: mass about to fire phase ``stage`` at pairs with ``level`` tokens lost
+    buckets: list[list[defaultdict[Pair, float]]] = [
+        [defaultdict(float) for _ in range(nphase)] for _ in range(top + 1)
+    ]
+    for pair, p in init.items():
+        buckets[_level(pair)][0][pair] += p
     sides = ctx.side_outcomes
     for level in range(top + 1):
-        stages = buckets.pop(level, None)
-        if stages is None:
+        stages = buckets[level]
+        if not any(stages):
             continue
         pairs = {pair: None for stage in stages for pair in stage}
         for pair in pairs:
@@ -246,13 +247,13 @@ def _propagate(ctx: Context, init: dict[Pair, float]) -> dict[Pair, float]:
                 v = 0.0
                 for k in range(1, nphase):
                     v = v * keep[k - 1] + inflow[k]
-                    _spread(*outs[k], pair, v, k, nphase, bucket)
+                    _spread(*outs[k], pair, v, (k + 1) % nphase, buckets)
                 continue
             v = (inflow[0] + back) / (1.0 - stay)
             for k in range(nphase):
                 if k:
                     v = v * keep[k - 1] + inflow[k]
-                _spread(*outs[k], pair, v, k, nphase, bucket)
+                _spread(*outs[k], pair, v, (k + 1) % nphase, buckets)
     return terminal
 
 
@@ -269,21 +270,20 @@ def _spread(
     out_d: Outcome,
     pair: Pair,
     mass: float,
-    k: int,
-    nphase: int,
-    bucket: Callable[[int], list[dict[Pair, float]]],
+    nxt: int,
+    buckets: list[list[defaultdict[Pair, float]]],
 ) -> None:
-    """Move ``mass`` through phase ``k`` from ``pair`` to the next stage (other pairs only)."""
+    """Move ``mass`` through one phase from ``pair`` into stage ``nxt`` (other pairs only)."""
     if not mass:
         return
-    nxt = (k + 1) % nphase
     a0, d0 = pair
     for a2, pa, la in out_a:
         ma = mass * pa
+        same = a2 == a0
         for d2, pd, ld in out_d:
-            if a2 == a0 and d2 == d0:
+            if same and d2 == d0:
                 continue
-            bucket(la + ld)[nxt][(a2, d2)] += ma * pd
+            buckets[la + ld][nxt][(a2, d2)] += ma * pd
 
 
 def _step(
