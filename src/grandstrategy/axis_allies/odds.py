@@ -635,6 +635,8 @@ def _summarise(ctx: Context, dist: dict[Pair, float], weight_total: float) -> di
             facts[side][state] = known
         return known
 
+    # each side's marginal over its own states, then the per-state facts once per state
+    marginal: tuple[dict[SideState, float], dict[SideState, float]] = (defaultdict(float), defaultdict(float))
     for pair, w in dist.items():
         p = w / weight_total
         a_out, d_out = fact(0, pair[0])[0], fact(1, pair[1])[0]
@@ -648,13 +650,17 @@ def _summarise(ctx: Context, dist: dict[Pair, float], weight_total: float) -> di
             else "undecided"
         )
         buckets[bucket] += p
-        for side in (0, 1):
-            _, counts, tuv, label = fact(side, pair[side])
-            for unit in ctx.sides[side].units:
+        marginal[0][pair[0]] += p
+        marginal[1][pair[1]] += p
+    for side in (0, 1):
+        mom = moments["attacker_tuv_lost" if side == 0 else "defender_tuv_lost"]
+        units = ctx.sides[side].units
+        for state, p in marginal[side].items():
+            _, counts, tuv, label = fact(side, state)
+            for unit in units:
                 surv[side][unit] += p * counts[unit]
             rem[side][label] += p
             lost[side] += p * tuv
-            mom = moments["attacker_tuv_lost" if side == 0 else "defender_tuv_lost"]
             mom[0] += p * tuv
             mom[1] += p * tuv * tuv
     return {
