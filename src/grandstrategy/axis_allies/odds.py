@@ -25,7 +25,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
@@ -36,6 +36,8 @@ from grandstrategy.axis_allies.rules import Procedure, procedure_for
 from grandstrategy.axis_allies.units import BattleSetupError
 
 Pair = tuple[SideState, SideState]
+#: One side's outcome distribution of a phase: (new state, chance, tokens lost in it).
+Outcome = list[tuple[SideState, float, int]]
 FloatArray = npt.NDArray[np.float64]
 
 #: Linear solver size guard: attacker tokens x defender tokens x (their sum), over all chain pairs.
@@ -73,8 +75,12 @@ class Context:
             SideModel(dfn, rs, loss_order(dfn, battle.sea, battle.order), self.proc.class_of),
         )
         self.start: Pair = (self.sides[0].start, self.sides[1].start)
+        # the procedure builds its phase closures anew on every call: build them once
+        self.later_phases = self.proc.phases(False)
         self._groups: dict[tuple[int, str], tuple[frozenset[str], ...]] = {}
         self.round = cache(self._round)
+        self.side_outcomes = cache(self._side_outcomes)
+        self.listed = cache(self._listed_outcomes)
         self.phase = cache(self._phase)
         self.outcomes = cache(self._outcomes)
         self.ended = cache(self._ended)
@@ -122,6 +128,19 @@ class Context:
         out_d = self.outcomes(1, pair[1], tuple(dice_a))
         out_a = self.outcomes(0, pair[0], tuple(dice_d))
         return {(a2, d2): pa * pd for a2, pa in out_a.items() for d2, pd in out_d.items()}
+
+    def _side_outcomes(self, index: int, pair: Pair) -> tuple[Outcome, Outcome]:
+        """Phase ``index`` of a later round from ``pair``: each side's own outcome distribution."""
+        phase = self.later_phases[index]
+        ca, cd = self.sides[0].counts(pair[0]), self.sides[1].counts(pair[1])
+        dice_a, dice_d = tuple(phase(0, ca, cd)), tuple(phase(1, cd, ca))
+        return (
+            self.listed(0, pair[0], dice_d) if dice_d else [(pair[0], 1.0, sum(pair[0]))],
+            self.listed(1, pair[1], dice_a) if dice_a else [(pair[1], 1.0, sum(pair[1]))],
+        )
+
+    def _listed_outcomes(self, target: int, state: SideState, dice: tuple[Dice, ...]) -> Outcome:
+        return [(s, p, sum(s)) for s, p in self.outcomes(target, state, dice).items()]
 
     def _round(self, pair: Pair, first: bool) -> dict[Pair, float]:
         dist: dict[Pair, float] = {pair: 1.0}
@@ -183,30 +202,88 @@ def _level(pair: Pair) -> int:
 
 
 def _propagate(ctx: Context, init: dict[Pair, float]) -> dict[Pair, float]:
-    """Terminal distribution reached from ``init`` (later rounds only), self-loops removed."""
+    """Terminal distribution reached from ``init`` (later rounds only), self-loops removed.
+
+    Mass moves phase by phase rather than round by round: ``stages[k]`` holds the mass about to
+    fire phase ``k`` of a round, so each phase's outcome (a product of the two sides' independent
+    outcome distributions) is applied once per pair, never composed with the next phase's outcomes
+    for every intermediate pair. A pair only receives mass from pairs with fewer tokens lost, or
+    from itself when a phase changes nothing; pairs are therefore settled in order of tokens lost,
+    and each pair's own cycle through the phases (nobody loses anything in a whole round) is
+    summed as a geometric series, which is the same self-loop removal as before.
+    """
     terminal: dict[Pair, float] = defaultdict(float)
-    buckets: dict[int, dict[Pair, float]] = defaultdict(lambda: defaultdict(float))
-    for pair, p in init.items():
-        buckets[_level(pair)][pair] += p
+    nphase = len(ctx.later_phases)
     top = len(ctx.sides[0].tokens) + len(ctx.sides[1].tokens)
+    # buckets[level][stage]: mass about to fire phase ``stage`` at pairs with ``level`` tokens lost
+    buckets: list[list[defaultdict[Pair, float]]] = [
+        [defaultdict(float) for _ in range(nphase)] for _ in range(top + 1)
+    ]
+    for pair, p in init.items():
+        buckets[_level(pair)][0][pair] += p
+    sides = ctx.side_outcomes
     for level in range(top + 1):
-        bucket = buckets.pop(level, None)
-        if not bucket:
+        stages = buckets[level]
+        if not any(stages):
             continue
-        for pair, mass in bucket.items():
-            if ctx.ended(pair):
-                terminal[pair] += mass
+        pairs = {pair: None for stage in stages for pair in stage}
+        for pair in pairs:
+            inflow = [stage.get(pair, 0.0) for stage in stages]
+            if not any(inflow[1:]) and ctx.ended(pair):
+                terminal[pair] += inflow[0]
                 continue
-            trans = ctx.round(pair, False)
-            stay = trans.get(pair, 0.0)
-            if stay >= 1.0 - STALL:
-                terminal[pair] += mass  # nobody can hurt anybody: the battle stalls
+            outs = [sides(k, pair) for k in range(nphase)]
+            keep = [_keep(oa, od, pair) for oa, od in outs]
+            stay = math.prod(keep)
+            # visits at stage 0 from a full cycle: inflows carried forward to the round's end
+            carried = 0.0
+            for k in range(1, nphase):
+                carried = carried * keep[k - 1] + inflow[k]
+            back = carried * keep[nphase - 1] if nphase > 1 else 0.0
+            if stay >= 1.0 - STALL or ctx.ended(pair):
+                # an ended pair never starts a round (mass arriving mid-round finishes it); where
+                # nobody can hurt anybody the battle stalls where it starts a round
+                terminal[pair] += inflow[0] + back
+                v = 0.0
+                for k in range(1, nphase):
+                    v = v * keep[k - 1] + inflow[k]
+                    _spread(*outs[k], pair, v, (k + 1) % nphase, buckets)
                 continue
-            scale = mass / (1.0 - stay)
-            for nxt, p in trans.items():
-                if nxt != pair:
-                    buckets[_level(nxt)][nxt] += scale * p
+            v = (inflow[0] + back) / (1.0 - stay)
+            for k in range(nphase):
+                if k:
+                    v = v * keep[k - 1] + inflow[k]
+                _spread(*outs[k], pair, v, (k + 1) % nphase, buckets)
     return terminal
+
+
+def _keep(out_a: Outcome, out_d: Outcome, pair: Pair) -> float:
+    """Chance that a phase leaves ``pair`` as it is."""
+    pa = next((p for s, p, _ in out_a if s == pair[0]), 0.0)
+    if not pa:
+        return 0.0
+    return pa * next((p for s, p, _ in out_d if s == pair[1]), 0.0)
+
+
+def _spread(
+    out_a: Outcome,
+    out_d: Outcome,
+    pair: Pair,
+    mass: float,
+    nxt: int,
+    buckets: list[list[defaultdict[Pair, float]]],
+) -> None:
+    """Move ``mass`` through one phase from ``pair`` into stage ``nxt`` (other pairs only)."""
+    if not mass:
+        return
+    a0, d0 = pair
+    for a2, pa, la in out_a:
+        ma = mass * pa
+        same = a2 == a0
+        for d2, pd, ld in out_d:
+            if same and d2 == d0:
+                continue
+            buckets[la + ld][nxt][(a2, d2)] += ma * pd
 
 
 def _step(
@@ -264,9 +341,9 @@ class _Chains:
         for i, s in enumerate(chain[:-1]):
             own = model.counts(s)
             groups: list[tuple[int, float]] = []
-            for phase in self.ctx.proc.phases(False):
+            for phase in self.ctx.later_phases:
                 groups += [(n, p) for _, n, p in phase(self.side, own, enemy) if n and p > 0]
-            out[i] = _np_tail(groups, width)
+            out[i] = _np_tail(tuple(groups), width)
         return out
 
 
@@ -275,7 +352,10 @@ def _np_binom(n: int, p: float) -> FloatArray:
     return np.array(_binom(n, p))
 
 
-def _np_tail(groups: list[tuple[int, float]], width: int) -> FloatArray:
+@lru_cache(maxsize=4096)
+def _np_tail(groups: tuple[tuple[int, float], ...], width: int) -> FloatArray:
+    """``P(hits >= h)`` for h = 0..width from dice ``groups``; a pure dice table, so kept across calls
+    (callers copy it, never write into it)."""
     pmf = np.ones(1)
     for n, p in groups:
         pmf = np.convolve(pmf, _np_binom(n, p))
@@ -536,10 +616,30 @@ def _summarise(ctx: Context, dist: dict[Pair, float], weight_total: float) -> di
     rs = ctx.proc.ruleset
     for side in (0, 1):
         surv[side].update(dict.fromkeys(ctx.sides[side].units, 0.0))
+    # what each side state means (out?, units left, TUV lost, label): once per state, not per pair
+    facts: tuple[dict[SideState, tuple[bool, Counts, float, str]], ...] = ({}, {})
+
+    def fact(side: int, state: SideState) -> tuple[bool, Counts, float, str]:
+        known = facts[side].get(state)
+        if known is None:
+            model = ctx.sides[side]
+            counts = model.counts(state)
+            tuv = 0.0
+            parts = []
+            for unit in model.units:
+                n = counts[unit]
+                tuv += (model.initial[unit] - n) * rs.unit(unit).cost
+                if n:
+                    parts.append(f"{n} {unit}")
+            known = (ctx.proc.eliminated(counts), counts, tuv, ", ".join(parts) or "none")
+            facts[side][state] = known
+        return known
+
+    # each side's marginal over its own states, then the per-state facts once per state
+    marginal: tuple[dict[SideState, float], dict[SideState, float]] = (defaultdict(float), defaultdict(float))
     for pair, w in dist.items():
         p = w / weight_total
-        a_out = ctx.proc.eliminated(ctx.sides[0].counts(pair[0]))
-        d_out = ctx.proc.eliminated(ctx.sides[1].counts(pair[1]))
+        a_out, d_out = fact(0, pair[0])[0], fact(1, pair[1])[0]
         bucket = (
             "draw"
             if a_out and d_out
@@ -550,20 +650,17 @@ def _summarise(ctx: Context, dist: dict[Pair, float], weight_total: float) -> di
             else "undecided"
         )
         buckets[bucket] += p
-        for side in (0, 1):
-            model = ctx.sides[side]
-            counts = model.counts(pair[side])
-            tuv = 0.0
-            parts = []
-            for unit in model.units:
-                n = counts[unit]
-                surv[side][unit] += p * n
-                tuv += (model.initial[unit] - n) * rs.unit(unit).cost
-                if n:
-                    parts.append(f"{n} {unit}")
-            rem[side][", ".join(parts) or "none"] += p
+        marginal[0][pair[0]] += p
+        marginal[1][pair[1]] += p
+    for side in (0, 1):
+        mom = moments["attacker_tuv_lost" if side == 0 else "defender_tuv_lost"]
+        units = ctx.sides[side].units
+        for state, p in marginal[side].items():
+            _, counts, tuv, label = fact(side, state)
+            for unit in units:
+                surv[side][unit] += p * counts[unit]
+            rem[side][label] += p
             lost[side] += p * tuv
-            mom = moments["attacker_tuv_lost" if side == 0 else "defender_tuv_lost"]
             mom[0] += p * tuv
             mom[1] += p * tuv * tuv
     return {

@@ -25,6 +25,11 @@ class Procedure:
     battle: Battle
     ruleset: RuleSet
 
+    def __post_init__(self) -> None:
+        # per-battle memo of dice lists (the solvers ask for the same side situations many times)
+        self.memo: dict[tuple[object, ...], list[Dice]] = {}
+        self._flagged: dict[str, frozenset[str]] = {}
+
     # hit kind -> groups of target classes, in priority order; a class name not listed is skipped
     def kind_groups(self, kind: str, classes: list[str]) -> tuple[frozenset[str], ...]:
         raise NotImplementedError
@@ -85,7 +90,11 @@ class RevisedProcedure(Procedure):
         raise KeyError(kind)
 
     def _has(self, counts: Counts, flag: str) -> bool:
-        return any(n and getattr(self.ruleset.unit(k), flag) for k, n in counts.items())
+        keys = self._flagged.get(flag)
+        if keys is None:
+            units = self.ruleset.units.items()
+            keys = self._flagged[flag] = frozenset(k for k, u in units if getattr(u, flag))
+        return any(counts.get(k) for k in keys)
 
     def _air(self, counts: Counts) -> int:
         return sum(n for k, n in counts.items() if self.ruleset.unit(k).domain == "air")
@@ -109,6 +118,12 @@ class RevisedProcedure(Procedure):
     def _surprise(self, side: int, own: Counts, enemy: Counts) -> list[Dice]:
         if self._has(enemy, "destroyer"):
             return []
+        key = ("surprise", side, *own.items())
+        if key not in self.memo:
+            self.memo[key] = self._surprise_dice(side, own)
+        return list(self.memo[key])
+
+    def _surprise_dice(self, side: int, own: Counts) -> list[Dice]:
         dice: list[Dice] = []
         for k, n in own.items():
             if n and self.ruleset.unit(k).sub:
@@ -116,11 +131,18 @@ class RevisedProcedure(Procedure):
         return dice
 
     def _main(self, side: int, own: Counts, enemy: Counts, first: bool) -> list[Dice]:
+        # the dice depend on the enemy only through its destroyers and submarines
+        flags = (self._has(enemy, "destroyer"), self._has(enemy, "sub"))
+        key = ("main", side, first, flags, *own.items())
+        if key not in self.memo:
+            self.memo[key] = self._main_dice(side, own, flags, first)
+        return list(self.memo[key])
+
+    def _main_dice(self, side: int, own: Counts, flags: tuple[bool, bool], first: bool) -> list[Dice]:
         attacking = side == 0
         dice: list[Dice] = []
-        enemy_has_dd = self._has(enemy, "destroyer")
+        enemy_has_dd, enemy_has_sub = flags
         own_has_dd = self._has(own, "destroyer")
-        enemy_has_sub = self._has(enemy, "sub")
         supported = 0
         if attacking:
             art = sum(n for k, n in own.items() if self.ruleset.unit(k).artillery)
