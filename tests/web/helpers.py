@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi.testclient import TestClient
+from httpx import Client as TestClient
 
 
 def create_pig(client: TestClient, seats: dict[str, str] | None = None, **options: Any) -> dict[str, Any]:
