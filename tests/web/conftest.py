@@ -16,13 +16,12 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient  # noqa: E402
+from fastapi.testclient import TestClient
 
-from grandstrategy.core.game import register_ruleset  # noqa: E402
-from grandstrategy.web.app import create_app  # noqa: E402
-from grandstrategy.web.storage import open_database  # noqa: E402
-
-from core.toy_game import PIG  # noqa: E402
+from core.toy_game import PIG
+from grandstrategy.core.game import register_ruleset
+from grandstrategy.web.app import create_app
+from grandstrategy.web.storage import open_database
 
 register_ruleset(PIG)
 

@@ -28,7 +28,9 @@ def seat_state(client: TestClient, game: dict[str, Any], seat: str) -> dict[str,
     return result
 
 
-def move(client: TestClient, game: dict[str, Any], seat: str, seen: int, action: str, move_id: str | None = None) -> Any:
+def move(
+    client: TestClient, game: dict[str, Any], seat: str, seen: int, action: str, move_id: str | None = None
+) -> Any:
     """Post a move for ``seat`` with its own token; return the raw response."""
     body: dict[str, Any] = {"seen": seen, "action": action}
     if move_id is not None:

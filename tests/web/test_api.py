@@ -43,7 +43,9 @@ def test_another_seats_token_is_refused_with_403(client: TestClient) -> None:
     url = f"/api/games/{game['game_id']}/seats/{seat}"
     wrong = {"X-Seat-Token": game["tokens"][other]}
     assert client.get(url, headers=wrong).status_code == 403
-    response = client.post(url + "/moves", headers=wrong, json={"seen": state["log_length"], "action": "hold"})
+    response = client.post(
+        url + "/moves", headers=wrong, json={"seen": state["log_length"], "action": "hold"}
+    )
     assert response.status_code == 403
     assert "not the token of seat" in response.json()["detail"]
     assert client.get(url).status_code == 403  # no token at all
@@ -96,7 +98,9 @@ def test_bad_requests_get_clear_4xx(client: TestClient) -> None:
     assert no_person.status_code == 400 and "person" in no_person.json()["detail"]
     long_name = client.post("/api/games", json={"ruleset": "x" * 65, "seats": {"north": "human"}})
     assert long_name.status_code == 400
-    huge = client.post("/api/games", content=b"{" + b" " * 20_000 + b"}", headers={"Content-Type": "application/json"})
+    huge = client.post(
+        "/api/games", content=b"{" + b" " * 20_000 + b"}", headers={"Content-Type": "application/json"}
+    )
     assert huge.status_code == 413
     assert client.post("/api/games", content=b"not json").status_code == 400
     assert client.get("/api/games/nosuchgame").status_code == 404

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
@@ -15,8 +16,6 @@ from grandstrategy.core.replay import replay
 from grandstrategy.core.save import loads_save
 
 from .helpers import create_pig, play_out, seat_state
-
-import pytest
 
 
 def _finished(client: TestClient) -> tuple[dict, str]:
@@ -72,7 +71,7 @@ def test_a_secret_that_does_not_match_the_commitment_is_refused(client: TestClie
     _, export = _finished(client)
     data = json.loads(export)
     data["dice"]["secret"] = "00" * 32
-    with pytest.raises(SaveError, match="does not hash to dice.commitment"):
+    with pytest.raises(SaveError, match=r"does not hash to dice\.commitment"):
         replay(loads_save(json.dumps(data)))
 
 

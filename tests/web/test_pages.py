@@ -19,7 +19,7 @@ def test_the_form_creates_a_game_and_shows_each_private_link(client: TestClient)
     seat_page = client.get(f"/g/{game_id}/{seat}?token={token}")
     assert seat_page.status_code == 200
     assert f'data-seat="{seat}"' in seat_page.text
-    other = [t for _, s, t in links if s != seat][0]
+    other = next(t for _, s, t in links if s != seat)
     assert client.get(f"/g/{game_id}/{seat}?token={other}").status_code == 403
 
 

@@ -59,14 +59,18 @@ def _free_port() -> int:
 def _start(db: str, port: int) -> subprocess.Popen[bytes]:
     tests = str(Path(__file__).resolve().parents[1])
     code = SERVER.format(tests=tests, db=db, port=port)
-    process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     for _ in range(300):
         try:
             socket.create_connection(("127.0.0.1", port), 0.2).close()
             return process
         except OSError:
             if process.poll() is not None:
-                raise AssertionError(process.stderr.read().decode() if process.stderr else "server died")
+                raise AssertionError(
+                    process.stderr.read().decode() if process.stderr else "server died"
+                ) from None
             time.sleep(0.05)
     process.kill()
     raise AssertionError("the server did not start")

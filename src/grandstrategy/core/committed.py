@@ -58,7 +58,7 @@ class CommittedRng:
     :raises ValueError: the secret is not :data:`SECRET_BYTES` bytes long.
     """
 
-    __slots__ = ("_key", "_index")
+    __slots__ = ("_index", "_key")
 
     def __init__(self, secret: bytes) -> None:
         if not isinstance(secret, bytes) or len(secret) != SECRET_BYTES:

@@ -219,13 +219,17 @@ def _dice(value: JSONValue, source: str) -> JSONObject:
     if unknown:
         raise SaveError(f"{source}: unknown field(s) in 'dice': {', '.join(map(repr, unknown))}")
     if value.get("scheme") != DICE_SCHEME:
-        raise SaveError(f"{source}: field 'dice.scheme' must be {DICE_SCHEME!r}, not {_short(value.get('scheme'))}")
+        raise SaveError(
+            f"{source}: field 'dice.scheme' must be {DICE_SCHEME!r}, not {_short(value.get('scheme'))}"
+        )
     for key in ("commitment", "secret"):
         text = value.get(key)
         if (key in value or key == "commitment") and not (
             isinstance(text, str) and len(text) == 64 and all(c in "0123456789abcdef" for c in text)
         ):
-            raise SaveError(f"{source}: field 'dice.{key}' must be 64 lowercase hex digits, not {_short(text)}")
+            raise SaveError(
+                f"{source}: field 'dice.{key}' must be 64 lowercase hex digits, not {_short(text)}"
+            )
     return dict(value)
 
 

@@ -84,7 +84,8 @@ def create_app(engine: Engine) -> FastAPI:
             "seats": created.seats,
             "tokens": created.tokens,
             "links": {
-                seat: f"{base}/g/{created.game_id}/{seat}?token={token}" for seat, token in created.tokens.items()
+                seat: f"{base}/g/{created.game_id}/{seat}?token={token}"
+                for seat, token in created.tokens.items()
             },
             "spectator": f"{base}/g/{created.game_id}",
         }
@@ -110,7 +111,9 @@ def create_app(engine: Engine) -> FastAPI:
         game_id: str, seat: str, request: Request, x_seat_token: str | None = Header(None)
     ) -> dict[str, Any]:
         data = await _json(request)
-        return service.move(game_id, seat, x_seat_token, data.get("seen"), data.get("action"), data.get("move_id"))
+        return service.move(
+            game_id, seat, x_seat_token, data.get("seen"), data.get("action"), data.get("move_id")
+        )
 
     # ---- pages ----------------------------------------------------------------------------------
 

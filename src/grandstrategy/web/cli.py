@@ -18,9 +18,13 @@ def run_server(db: str, host: str, port: int) -> None:
 
 
 @click.command(name="serve")
-@click.option("--db", default=DEFAULT_DB, show_default=True, help="Database URL: sqlite:///FILE or postgresql://...")
+@click.option(
+    "--db", default=DEFAULT_DB, show_default=True, help="Database URL: sqlite:///FILE or postgresql://..."
+)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
+@click.option(
+    "--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on."
+)
 def serve_command(db: str, host: str, port: int) -> None:
     """Serve games on the web: private links per seat, bots on the server, verifiable dice.
 

@@ -127,7 +127,7 @@ class GameService:
         except (TypeError, ValueError):
             raise _bad("options must be plain JSON data") from None
         if not isinstance(seats, dict) or not seats:
-            raise _bad("seats must be an object naming at least one seat, e.g. {\"north\": \"human\"}")
+            raise _bad('seats must be an object naming at least one seat, e.g. {"north": "human"}')
         if len(seats) > MAX_SEATS:
             raise _bad(f"at most {MAX_SEATS} seats")
         secret = secrets.token_bytes(SECRET_BYTES)
@@ -268,7 +268,14 @@ class GameService:
                 raise
 
     def _move(
-        self, session: Session, game_id: str, seat: str, token: str | None, seen: int, text: str, mid: str | None
+        self,
+        session: Session,
+        game_id: str,
+        seat: str,
+        token: str | None,
+        seen: int,
+        text: str,
+        mid: str | None,
     ) -> JSONObject:
         """The body of :meth:`move`, inside its transaction."""
         game = self._game(session, game_id)
@@ -300,7 +307,7 @@ class GameService:
             .where(GameRow.id == game_id, GameRow.log_length == before)
             .values(log_length=len(match.log), over=match.is_terminal())
         )
-        if claimed.rowcount != 1:
+        if getattr(claimed, "rowcount", 0) != 1:
             raise _Raced()
         _store_entries(session, game_id, match.log, before, mid)
         session.flush()
