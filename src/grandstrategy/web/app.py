@@ -102,6 +102,10 @@ def create_app(engine: Engine) -> FastAPI:
     def export(game_id: str) -> PlainTextResponse:
         return PlainTextResponse(service.export(game_id), media_type="application/json")
 
+    @app.get("/api/games/{game_id}/map.svg")
+    def map_svg(game_id: str) -> Response:
+        return Response(service.map_svg(game_id), media_type="image/svg+xml")
+
     @app.get("/api/games/{game_id}/seats/{seat}")
     def seat_state(game_id: str, seat: str, x_seat_token: str | None = Header(None)) -> dict[str, Any]:
         return service.state(game_id, seat, x_seat_token)

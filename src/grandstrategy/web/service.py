@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import io
 import json
 import secrets
 import threading
@@ -36,7 +37,7 @@ from grandstrategy.core.log import ActionEntry, LogEntry
 from grandstrategy.core.save import DICE_SCHEME, save_game
 from grandstrategy.core.session import Match
 from grandstrategy.play.bots import bot_seed, make_bot
-from grandstrategy.play.games import decision_prompt, load_ruleset, option_chances, summary
+from grandstrategy.play.games import as_cataclysm, decision_prompt, load_ruleset, option_chances, summary
 from grandstrategy.play.seats import HUMAN, parse_kind
 from grandstrategy.web.storage import ActionRow, ChanceRow, GameRow, SeatRow
 
@@ -325,6 +326,20 @@ class GameService:
             bot = make_bot(kinds[decision.seat], bot_seed(seed, decision.seat))
             match.play(decision.seat, bot.choose(match.state, decision, ply=len(match.log)))
 
+    def map_svg(self, game_id: str) -> str:
+        """The board as SVG (public: the map, units and control cubes).
+
+        :raises WebError: 404 no such game, or a rule set that draws no map.
+        """
+        from grandstrategy.play.session import render_position
+
+        with self._lock(game_id), Session(self.engine) as session:
+            match = self._match(session, self._game(session, game_id))
+            try:
+                return render_position(match)
+            except UserInputError as error:
+                raise WebError(404, str(error)) from None
+
     # ---- export -----------------------------------------------------------------------------------
 
     def export(self, game_id: str) -> str:
@@ -416,6 +431,7 @@ def _payload(game: GameRow, match: Match, seat: str | None, kinds: Mapping[str, 
         "to_act": None if decision is None else decision.seat,
         "decision": None,
         "summary": _summary(match),
+        "position": _position(match, seat),
     }
     if match.is_terminal():
         data["dice_secret"] = game.secret
@@ -435,6 +451,20 @@ def _payload(game: GameRow, match: Match, seat: str | None, kinds: Mapping[str, 
             "choices": choices,
         }
     return data
+
+
+def _position(match: Match, seat: str | None) -> str | None:
+    """The seat's own power status as the terminal's ``status`` prints it (Cataclysm only), built
+    for that viewer alone; ``None`` for a spectator or another rule set."""
+    if seat is None or as_cataclysm(match.state) is None:
+        return None
+    from rich.console import Console
+
+    from grandstrategy.play.position_text import WIDTH, status_views
+
+    console = Console(width=WIDTH, record=True, file=io.StringIO(), color_system=None)
+    console.print(status_views(match.state, "", [seat]))
+    return console.export_text()
 
 
 def _summary(match: Match) -> list[str]:
