@@ -1,4 +1,4 @@
-"""A Cataclysm game on the server: choices with their chances, the power status, the map, the cup kept hidden."""
+"""A Cataclysm game on the server: choices and chances, the power status, the map; the cup stays hidden."""
 
 from __future__ import annotations
 
