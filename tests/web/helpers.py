@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
 from httpx import Client as TestClient
@@ -57,3 +62,43 @@ def play_out(client: TestClient, game: dict[str, Any], prefer: str = "roll") -> 
         assert response.status_code == 200, response.text
         state = response.json()
     raise AssertionError("the game did not end")
+
+
+SERVER = """
+import sys
+sys.path.insert(0, {tests!r})
+from core.toy_game import PIG
+from grandstrategy.core.game import register_ruleset
+from grandstrategy.web.cli import run_server
+register_ruleset(PIG)
+run_server({db!r}, "127.0.0.1", {port})
+"""
+
+
+def free_port() -> int:
+    """A TCP port free on this machine now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
+    """``grandstrategy serve`` (with the toy rule set registered) in a subprocess, once it listens."""
+    tests = str(Path(__file__).resolve().parents[1])
+    code = SERVER.format(tests=tests, db=db, port=port)
+    process = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    for _ in range(300):
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return process
+        except OSError:
+            if process.poll() is not None:
+                raise AssertionError(
+                    process.stderr.read().decode() if process.stderr else "server died"
+                ) from None
+            time.sleep(0.05)
+    process.kill()
+    raise AssertionError("the server did not start")

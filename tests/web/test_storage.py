@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -16,17 +12,7 @@ from fastapi.testclient import TestClient
 from grandstrategy.web.app import create_app
 from grandstrategy.web.storage import open_database
 
-from .helpers import create_pig, move, play_out, seat_state
-
-SERVER = """
-import sys
-sys.path.insert(0, {tests!r})
-from core.toy_game import PIG
-from grandstrategy.core.game import register_ruleset
-from grandstrategy.web.cli import run_server
-register_ruleset(PIG)
-run_server({db!r}, "127.0.0.1", {port})
-"""
+from .helpers import create_pig, free_port, move, play_out, seat_state, start_server
 
 
 def test_a_game_on_postgresql_survives_a_new_app(pg_url: str) -> None:
@@ -49,37 +35,10 @@ def test_a_game_on_postgresql_survives_a_new_app(pg_url: str) -> None:
     engine.dispose()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def _start(db: str, port: int) -> subprocess.Popen[bytes]:
-    tests = str(Path(__file__).resolve().parents[1])
-    code = SERVER.format(tests=tests, db=db, port=port)
-    process = subprocess.Popen(
-        [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-    for _ in range(300):
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            return process
-        except OSError:
-            if process.poll() is not None:
-                raise AssertionError(
-                    process.stderr.read().decode() if process.stderr else "server died"
-                ) from None
-            time.sleep(0.05)
-    process.kill()
-    raise AssertionError("the server did not start")
-
-
 def test_kill_9_between_moves_loses_no_move(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'server.db'}"
-    port = _free_port()
-    server = _start(db, port)
+    port = free_port()
+    server = start_server(db, port)
     base = f"http://127.0.0.1:{port}"
     try:
         with httpx.Client(base_url=base) as client:
@@ -89,7 +48,7 @@ def test_kill_9_between_moves_loses_no_move(tmp_path: Path) -> None:
             assert made.status_code == 200
         os.kill(server.pid, signal.SIGKILL)
         server.wait()
-        server = _start(db, port)
+        server = start_server(db, port)
         with httpx.Client(base_url=base) as client:
             after = seat_state(client, game, "north")
             assert after["log_length"] == made.json()["log_length"]
@@ -102,3 +61,22 @@ def test_kill_9_between_moves_loses_no_move(tmp_path: Path) -> None:
     finally:
         server.kill()
         server.wait()
+
+
+def test_two_server_processes_on_one_database_take_turns_without_losing_a_move(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'shared.db'}"
+    first_engine, second_engine = open_database(url), open_database(url)
+    with TestClient(create_app(first_engine)) as first, TestClient(create_app(second_engine)) as second:
+        game = create_pig(first)
+        state = seat_state(first, game, "north")
+        seat = state["to_act"]
+        other = "south" if seat == "north" else "north"
+        played = move(second, game, seat, state["log_length"], "hold", "p-1")  # the other process
+        assert played.status_code == 200
+        stale = move(first, game, seat, state["log_length"], "roll", "p-2")  # its cached game is old
+        assert stale.status_code == 409
+        fresh = seat_state(first, game, other)  # rebuilt from the database, not the stale cache
+        assert fresh["log"] == seat_state(second, game, other)["log"]
+        assert move(first, game, other, fresh["log_length"], "hold", "p-3").status_code == 200
+    first_engine.dispose()
+    second_engine.dispose()
