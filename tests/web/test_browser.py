@@ -38,7 +38,7 @@ def test_a_move_in_one_browser_shows_in_the_other_without_reloading(tmp_path: Pa
                 pages[waiter].wait_for_selector('button.choice[data-action="hold"]', timeout=20_000)
                 assert pages[waiter].locator("#status").inner_text() == f"{waiter} to decide."
                 assert f"{mover}: hold" in pages[waiter].locator("#log").inner_text()
-                pages[mover].wait_for_selector("#status:has-text('%s to decide.')" % waiter, timeout=20_000)
+                pages[mover].wait_for_selector(f"#status:has-text('{waiter} to decide.')", timeout=20_000)
                 assert pages[mover].locator("button.choice").count() == 0
             finally:
                 browser.close()
