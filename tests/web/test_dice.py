@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -98,3 +99,39 @@ def test_the_spectator_sees_the_secret_only_at_the_end(client: TestClient) -> No
     play_out(client, game)
     assert len(client.get(f"/api/games/{game['game_id']}").json()["dice_secret"]) == 64
     assert seat_state(client, game, "north")["over"] is True
+
+
+@pytest.mark.parametrize(
+    ("dice", "message"),
+    [
+        ({"scheme": "dice-cup", "commitment": "0" * 64}, "dice.scheme"),
+        ({"scheme": "hmac-sha256", "commitment": "xyz"}, "dice.commitment"),
+        ({"scheme": "hmac-sha256", "commitment": "0" * 64, "secret": 5}, "dice.secret"),
+        ({"scheme": "hmac-sha256", "commitment": "0" * 64, "salt": "x"}, "unknown field"),
+        ("yes", "'dice' must be an object"),
+    ],
+)
+def test_a_malformed_dice_field_is_one_clear_error(client: TestClient, dice: object, message: str) -> None:
+    game = create_pig(client)
+    data = json.loads(client.get(f"/api/games/{game['game_id']}/export").text)
+    data["dice"] = dice
+    with pytest.raises(SaveError, match=re.escape(message)):
+        loads_save(json.dumps(data))
+
+
+def test_the_same_secret_gives_the_same_game() -> None:
+    from core.toy_game import PIG
+    from grandstrategy.core.session import Match
+
+    def game(secret: bytes) -> tuple[object, ...]:
+        match = Match(PIG, seed=0, rng=CommittedRng(secret))
+        for _ in range(6):
+            decision = match.decision()
+            assert decision is not None
+            match.play(decision.seat, "roll")
+            if match.is_terminal():
+                break
+        return match.log
+
+    assert game(bytes(32)) == game(bytes(32))
+    assert game(bytes(32)) != game(bytes([1] * 32))
