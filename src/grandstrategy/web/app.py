@@ -21,7 +21,7 @@ from sqlalchemy.engine import Engine
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from grandstrategy.core.errors import UserInputError
-from grandstrategy.play.games import load_ruleset
+from grandstrategy.play.games import load_ruleset, seat_groups, seat_names
 from grandstrategy.play.seats import parse_seats
 from grandstrategy.web.service import MAX_OPTIONS_CHARS, GameService, WebError
 
@@ -139,8 +139,8 @@ def create_app(engine: Engine) -> FastAPI:
             rules = load_ruleset(ruleset[:64])
             from grandstrategy.core.session import Match
 
-            names = Match(rules, seed=0, options=options).state.seats()
-            kinds = parse_seats(seats, names)
+            state = Match(rules, seed=0, options=options).state
+            kinds = parse_seats(seats, state.seats(), groups=seat_groups(state), names=seat_names(state))
             created = service.create(ruleset, options, kinds)
         except (WebError, UserInputError) as error:
             message = error.message if isinstance(error, WebError) else str(error)

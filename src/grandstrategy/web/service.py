@@ -51,6 +51,8 @@ MAX_SEATS = 32
 """Most seats a game may list."""
 LOG_SHOWN = 40
 """Log entries sent with a state (the most recent ones)."""
+LOCK_STRIPES = 64
+"""Locks shared out among games by a hash of the game id."""
 CACHED_MATCHES = 64
 """Games kept in memory between requests (others are rebuilt from the database)."""
 
@@ -105,8 +107,8 @@ class GameService:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._matches: OrderedDict[str, Match] = OrderedDict()
-        self._locks: dict[str, threading.Lock] = {}
-        self._guard = threading.Lock()
+        # Striped locks: a bounded set, so requests naming made-up games cannot grow it.
+        self._locks = tuple(threading.Lock() for _ in range(LOCK_STRIPES))
 
     # ---- creating ---------------------------------------------------------------------------------
 
@@ -215,8 +217,9 @@ class GameService:
             self._matches.popitem(last=False)
 
     def _lock(self, game_id: str) -> threading.Lock:
-        with self._guard:
-            return self._locks.setdefault(game_id, threading.Lock())
+        """The lock that serialises this process's requests on ``game_id`` (one writer per game)."""
+        digest = hashlib.sha256(game_id.encode("utf-8", "replace")).digest()
+        return self._locks[digest[0] % LOCK_STRIPES]
 
     def state(self, game_id: str, seat: str | None, token: str | None = None) -> JSONObject:
         """What ``seat`` (``None``: a spectator) sees of the game now.
