@@ -87,6 +87,10 @@ def test_an_illegal_move_is_a_400_and_changes_nothing(client: TestClient) -> Non
     assert response.status_code == 400
     assert "not legal" in response.json()["detail"]
     assert move(client, game, seat, state["log_length"], "fly away").status_code == 400
+    other = "south" if seat == "north" else "north"
+    not_yours = move(client, game, other, state["log_length"], "hold")
+    assert not_yours.status_code == 400
+    assert not_yours.json()["detail"].startswith(f"it is {seat}'s turn")
     assert seat_state(client, game, seat)["log_length"] == state["log_length"]
 
 
