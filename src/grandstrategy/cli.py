@@ -69,6 +69,12 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "tournament_command",
         "Rate bot kinds: a seeded round robin, Elo with 95% intervals, a table and an optional plot.",
     ),
+    # The web app (docs/web.md).
+    "serve": (
+        "grandstrategy.web.cli",
+        "serve_command",
+        "Serve games on the web: private links per seat, bots on the server, verifiable dice.",
+    ),
 }
 
 

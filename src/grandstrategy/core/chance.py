@@ -16,6 +16,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Protocol
 
 from grandstrategy.core.canonical import JSONObject
 from grandstrategy.core.ids import Seat
@@ -23,6 +24,23 @@ from grandstrategy.core.rng import Rng
 
 CHANCE_KINDS = frozenset({"die", "dice", "draw", "choice", "table"})
 """Kinds of chance event: one die, several dice, a draw from a cup, a random choice, a table."""
+
+
+class RandomSource(Protocol):
+    """Where a :class:`ChanceService` gets its bits: the seeded :class:`~grandstrategy.core.rng.Rng`
+    offline, or :class:`~grandstrategy.core.committed.CommittedRng` on a server."""
+
+    def below(self, n: int) -> int:
+        """A uniform integer ``0 <= r < n``, without bias."""
+        ...
+
+    def getstate(self) -> str:
+        """The source's state as text (nothing that reveals future draws beyond the seed's own)."""
+        ...
+
+    def setstate(self, state: str) -> None:
+        """Return to a state from :meth:`getstate` (:raises ValueError: a malformed state)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +168,7 @@ class ChanceEvent:
         return data
 
 
-def sample_index(rng: Rng, probabilities: Sequence[Fraction]) -> int:
+def sample_index(rng: RandomSource, probabilities: Sequence[Fraction]) -> int:
     """Pick an index with exactly the given probabilities (they must sum to 1).
 
     The probabilities are put over their least common denominator ``D``; one integer below ``D``
@@ -204,12 +222,14 @@ class ChanceService:
     '6 3'
 
     :param seed: an integer with ``0 <= seed < 2**64``.
+    :param rng: another source of bits than the seeded generator (a server's committed dice);
+        the seed is then not used for chance.
     :raises ValueError: on a bad seed.
     """
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, rng: RandomSource | None = None) -> None:
         self.seed = seed
-        self._rng = Rng(seed)
+        self._rng: RandomSource = Rng(seed) if rng is None else rng
         self._events: list[ChanceEvent] = []
 
     @property

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 
 from grandstrategy.core.canonical import canonical_json
+from grandstrategy.core.committed import CommittedRng, check_commitment, parse_secret
 from grandstrategy.core.errors import SaveError, UserInputError
 from grandstrategy.core.log import ActionEntry, describe
 from grandstrategy.core.save import SaveGame, load_save
@@ -20,13 +21,34 @@ from grandstrategy.core.session import Match
 def replay(save: SaveGame) -> Match:
     """Re-execute ``save``'s log from its seed and return the resulting match.
 
-    :raises SaveError: bad options; a chance outcome that differs from the seed's; an action that
-        does not parse, is played by the wrong seat or is illegal; a log that ends early or runs
-        past the end of the game; a state hash or snapshot that differs from the replayed one.
+    A save with committed dice (a server game, ``save.dice``) is replayed with the revealed
+    secret instead of the seed: the secret must hash to the commitment, and every die and cup
+    draw must be the one the secret gives. Before the game ends the secret is not in the save,
+    and the replay says so.
+
+    :raises SaveError: bad options; a chance outcome that differs from the seed's (or the dice
+        secret's); an action that does not parse, is played by the wrong seat or is illegal; a
+        log that ends early or runs past the end of the game; a state hash or snapshot that
+        differs from the replayed one; committed dice whose secret is missing or does not match
+        the commitment.
     """
     src = save.source
+    rng = None
+    source_name = f"seed {save.seed}"
+    if save.dice is not None:
+        secret_text = save.dice.get("secret")
+        if not isinstance(secret_text, str):
+            raise SaveError(
+                f"{src}: the dice of this server game are committed but the secret is not revealed "
+                "yet (it is published when the game ends), so the log cannot be replayed"
+            )
+        secret = parse_secret(secret_text)
+        if not check_commitment(secret, str(save.dice.get("commitment"))):
+            raise SaveError(f"{src}: dice.secret does not hash to dice.commitment: not the committed secret")
+        rng = CommittedRng(secret)
+        source_name = "the committed dice secret"
     try:
-        match = Match(save.ruleset, seed=save.seed, options=save.options)
+        match = Match(save.ruleset, seed=save.seed, options=save.options, rng=rng)
     except (UserInputError, ValueError) as error:
         raise SaveError(f"{src}: options: {error}") from None
     saved = save.log
@@ -44,8 +66,8 @@ def replay(save: SaveGame) -> Match:
             want = saved[done]
             if got != want:
                 raise SaveError(
-                    f"{src}: log[{done}]: the save records {describe(want)}, but replaying from seed "
-                    f"{save.seed} gives {describe(got)} (the log was edited, or made with other rules)"
+                    f"{src}: log[{done}]: the save records {describe(want)}, but replaying from "
+                    f"{source_name} gives {describe(got)} (the log was edited, or made with other rules)"
                 )
             done += 1
 
@@ -84,7 +106,7 @@ def restore(save: SaveGame, *, verify: bool = True) -> Match:
 
     :raises SaveError: as :func:`replay`, or a snapshot that cannot be read or has the wrong hash.
     """
-    if verify or save.snapshot is None:
+    if verify or save.snapshot is None or save.dice is not None:
         return replay(save)
     src = save.source
     try:

@@ -38,6 +38,7 @@ _FIELDS = {
     "log",
     "state_hash",
     "snapshot",
+    "dice",
 }
 
 
@@ -53,6 +54,9 @@ class SaveGame:
     state_hash: str
     snapshot: JSONObject | None = None
     source: str = field(default="<save>", compare=False)
+    dice: JSONObject | None = None
+    """Committed dice (a server game): ``{"scheme", "commitment"}`` plus ``"secret"`` once the game
+    is over (:mod:`grandstrategy.core.committed`); ``None`` for a game whose seed decides chance."""
 
     def to_json(self) -> JSONObject:
         """The save as a JSON object (``snapshot`` only when there is one)."""
@@ -68,6 +72,8 @@ class SaveGame:
         }
         if self.snapshot is not None:
             data["snapshot"] = self.snapshot
+        if self.dice is not None:
+            data["dice"] = self.dice
         return data
 
     def dumps(self) -> str:
@@ -175,6 +181,9 @@ def parse_save(data: JSONValue, *, source: str = "<save>") -> SaveGame:
     snapshot = data.get("snapshot")
     if snapshot is not None and not isinstance(snapshot, dict):
         raise SaveError(f"{source}: field 'snapshot' must be an object or null, not {_short(snapshot)}")
+    dice = data.get("dice")
+    if dice is not None:
+        dice = _dice(dice, source)
     try:
         ruleset = find_ruleset(name)
     except UserInputError as error:
@@ -195,7 +204,33 @@ def parse_save(data: JSONValue, *, source: str = "<save>") -> SaveGame:
         except ValueError as error:  # includes NotationError
             raise SaveError(f"{source}: log[{index}]: {error}") from None
         log.append(entry)
-    return SaveGame(ruleset, module, seed, dict(options), tuple(log), state_hash, snapshot, source)
+    return SaveGame(ruleset, module, seed, dict(options), tuple(log), state_hash, snapshot, source, dice)
+
+
+DICE_SCHEME = "hmac-sha256"
+"""The one committed-dice scheme (:mod:`grandstrategy.core.committed`)."""
+
+
+def _dice(value: JSONValue, source: str) -> JSONObject:
+    """Check a save's ``dice`` field: the scheme, a commitment and, once revealed, the secret."""
+    if not isinstance(value, dict):
+        raise SaveError(f"{source}: field 'dice' must be an object, not {_short(value)}")
+    unknown = sorted(set(value) - {"scheme", "commitment", "secret"})
+    if unknown:
+        raise SaveError(f"{source}: unknown field(s) in 'dice': {', '.join(map(repr, unknown))}")
+    if value.get("scheme") != DICE_SCHEME:
+        raise SaveError(
+            f"{source}: field 'dice.scheme' must be {DICE_SCHEME!r}, not {_short(value.get('scheme'))}"
+        )
+    for key in ("commitment", "secret"):
+        text = value.get(key)
+        if (key in value or key == "commitment") and not (
+            isinstance(text, str) and len(text) == 64 and all(c in "0123456789abcdef" for c in text)
+        ):
+            raise SaveError(
+                f"{source}: field 'dice.{key}' must be 64 lowercase hex digits, not {_short(text)}"
+            )
+    return dict(value)
 
 
 def loads_save(text: str, *, source: str = "<save>") -> SaveGame:

@@ -15,7 +15,7 @@ from typing import Any
 
 from grandstrategy.core.actions import Action
 from grandstrategy.core.canonical import JSONObject, JSONValue, canonical_json
-from grandstrategy.core.chance import ChanceCheckpoint, ChanceEvent, ChanceService
+from grandstrategy.core.chance import ChanceCheckpoint, ChanceEvent, ChanceService, RandomSource
 from grandstrategy.core.errors import IllegalActionError, UserInputError
 from grandstrategy.core.game import RuleSet
 from grandstrategy.core.ids import CHANCE, TERMINAL, Seat, ToAct, Turn
@@ -64,12 +64,20 @@ class Match:
     Creating a match resolves any chance nodes at the start (e.g. "determine randomly who goes
     first"), so :meth:`decision` is immediately meaningful.
 
+    ``rng`` replaces the seeded generator as the source of chance (a server's committed dice,
+    :mod:`grandstrategy.core.committed`); without it the seed decides every draw.
+
     :raises UserInputError: bad options (from the rule set) or options that are not JSON data.
     :raises ValueError: a bad seed.
     """
 
     def __init__(
-        self, ruleset: RuleSet, *, seed: int, options: Mapping[str, JSONValue] | None = None
+        self,
+        ruleset: RuleSet,
+        *,
+        seed: int,
+        options: Mapping[str, JSONValue] | None = None,
+        rng: RandomSource | None = None,
     ) -> None:
         opts: dict[str, Any] = dict(options or {})
         try:
@@ -79,7 +87,7 @@ class Match:
         self.ruleset = ruleset
         self.seed = seed
         self.options: JSONObject = opts
-        self.chance = ChanceService(seed)
+        self.chance = ChanceService(seed, rng)
         self._state = ruleset.new_state(opts)
         self._log: list[LogEntry] = []
         self._advance(self._state)
@@ -94,6 +102,7 @@ class Match:
         state: GameState,
         chance_state: JSONObject,
         log: Sequence[LogEntry],
+        rng: RandomSource | None = None,
     ) -> Match:
         """Rebuild a match from a snapshot (state and chance-service state) and its log, without replay.
 
@@ -103,7 +112,7 @@ class Match:
         match.ruleset = ruleset
         match.seed = seed
         match.options = dict(options)
-        match.chance = ChanceService(seed)
+        match.chance = ChanceService(seed, rng)
         match.chance.restore(chance_state, [e for e in log if isinstance(e, ChanceEvent)])
         match._state = state
         match._log = list(log)

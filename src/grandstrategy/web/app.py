@@ -1,0 +1,161 @@
+"""The FastAPI application: the JSON API, the HTML pages and the static script.
+
+Routes (docs/web.md): ``POST /api/games`` creates a game; ``GET /api/games/{id}`` is the
+spectator's view; ``GET``/``POST /api/games/{id}/seats/{seat}[/moves]`` are a person's view and
+moves, with the seat's token in the ``X-Seat-Token`` header; ``GET /api/games/{id}/version`` is
+what pages poll; ``GET /api/games/{id}/export`` is the save file. ``/`` has the form that creates
+a game, ``/g/{id}`` the spectator's page and ``/g/{id}/{seat}?token=...`` a person's page.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Form, Header, Request
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from sqlalchemy.engine import Engine
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from grandstrategy.core.errors import UserInputError
+from grandstrategy.play.games import load_ruleset, seat_groups, seat_names
+from grandstrategy.play.seats import parse_seats
+from grandstrategy.web.service import MAX_OPTIONS_CHARS, GameService, WebError
+
+MAX_BODY_BYTES = 16_384
+"""Largest request body accepted (a move or a new game is a few hundred bytes)."""
+
+HERE = Path(__file__).parent
+
+
+def create_app(engine: Engine) -> FastAPI:
+    """The web app over a database engine whose schema is up to date (see ``storage.open_database``)."""
+    app = FastAPI(title="grandstrategy", docs_url=None, redoc_url=None, openapi_url=None)
+    service = GameService(engine)
+    app.state.service = service
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+
+    @app.middleware("http")
+    async def limit_body(request: Request, call_next: Any) -> Response:
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+            return JSONResponse({"detail": f"the request body is over {MAX_BODY_BYTES} bytes"}, 413)
+        response: Response = await call_next(request)
+        return response
+
+    @app.exception_handler(WebError)
+    async def web_error(_request: Request, error: WebError) -> JSONResponse:
+        body: dict[str, Any] = {"detail": error.message}
+        if error.state is not None:
+            body["state"] = error.state
+        return JSONResponse(body, error.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"detail": str(error.detail)}, error.status_code)
+
+    async def _json(request: Request) -> dict[str, Any]:
+        body = await request.body()
+        if len(body) > MAX_BODY_BYTES:
+            raise WebError(413, f"the request body is over {MAX_BODY_BYTES} bytes")
+        try:
+            data = json.loads(body or b"null")
+        except ValueError:
+            raise WebError(400, "the request body is not valid JSON") from None
+        if not isinstance(data, dict):
+            raise WebError(400, "the request body must be a JSON object")
+        return data
+
+    # ---- API ------------------------------------------------------------------------------------
+
+    @app.post("/api/games", status_code=201)
+    async def create_game(request: Request) -> dict[str, Any]:
+        data = await _json(request)
+        options = data.get("options", {})
+        created = service.create(data.get("ruleset"), options, data.get("seats"))
+        base = str(request.base_url).rstrip("/")
+        return {
+            "game_id": created.game_id,
+            "dice_commitment": created.commitment,
+            "seats": created.seats,
+            "tokens": created.tokens,
+            "links": {
+                seat: f"{base}/g/{created.game_id}/{seat}?token={token}"
+                for seat, token in created.tokens.items()
+            },
+            "spectator": f"{base}/g/{created.game_id}",
+        }
+
+    @app.get("/api/games/{game_id}")
+    def spectate(game_id: str) -> dict[str, Any]:
+        return service.state(game_id, None)
+
+    @app.get("/api/games/{game_id}/version")
+    def version(game_id: str) -> dict[str, Any]:
+        return service.version(game_id)
+
+    @app.get("/api/games/{game_id}/export")
+    def export(game_id: str) -> PlainTextResponse:
+        return PlainTextResponse(service.export(game_id), media_type="application/json")
+
+    @app.get("/api/games/{game_id}/map.svg")
+    def map_svg(game_id: str) -> Response:
+        return Response(service.map_svg(game_id), media_type="image/svg+xml")
+
+    @app.get("/api/games/{game_id}/seats/{seat}")
+    def seat_state(game_id: str, seat: str, x_seat_token: str | None = Header(None)) -> dict[str, Any]:
+        return service.state(game_id, seat, x_seat_token)
+
+    @app.post("/api/games/{game_id}/seats/{seat}/moves")
+    async def move(
+        game_id: str, seat: str, request: Request, x_seat_token: str | None = Header(None)
+    ) -> dict[str, Any]:
+        data = await _json(request)
+        return service.move(
+            game_id, seat, x_seat_token, data.get("seen"), data.get("action"), data.get("move_id")
+        )
+
+    # ---- pages ----------------------------------------------------------------------------------
+
+    @app.get("/", response_class=HTMLResponse)
+    def home(request: Request) -> Response:
+        return templates.TemplateResponse(request, "new.html", {"error": None})
+
+    @app.post("/games", response_class=HTMLResponse)
+    def new_game(
+        request: Request,
+        ruleset: str = Form(...),
+        scenario: str = Form(""),
+        seats: str = Form(...),
+    ) -> Response:
+        options: dict[str, Any] = {"scenario": scenario.strip()} if scenario.strip() else {}
+        try:
+            if len(seats) > MAX_OPTIONS_CHARS:
+                raise WebError(400, "the seats text is too long")
+            rules = load_ruleset(ruleset[:64])
+            from grandstrategy.core.session import Match
+
+            state = Match(rules, seed=0, options=options).state
+            kinds = parse_seats(seats, state.seats(), groups=seat_groups(state), names=seat_names(state))
+            created = service.create(ruleset, options, kinds)
+        except (WebError, UserInputError) as error:
+            message = error.message if isinstance(error, WebError) else str(error)
+            return templates.TemplateResponse(request, "new.html", {"error": message}, status_code=400)
+        base = str(request.base_url).rstrip("/")
+        return templates.TemplateResponse(request, "created.html", {"created": created, "base": base})
+
+    @app.get("/g/{game_id}", response_class=HTMLResponse)
+    def spectator_page(request: Request, game_id: str) -> Response:
+        state = service.state(game_id, None)
+        return templates.TemplateResponse(request, "game.html", {"state": state, "token": ""})
+
+    @app.get("/g/{game_id}/{seat}", response_class=HTMLResponse)
+    def seat_page(request: Request, game_id: str, seat: str, token: str = "") -> Response:
+        state = service.state(game_id, seat, token)
+        return templates.TemplateResponse(request, "game.html", {"state": state, "token": token})
+
+    return app

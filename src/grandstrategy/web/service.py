@@ -1,0 +1,481 @@
+"""Games on the server: create, join, move, bots, per-seat views, export; one writer per game.
+
+Everything a client receives is built here from the kernel's per-seat view
+(:meth:`Match.view`, :meth:`Match.log_view`): never the state itself, the cup order, the chance
+state, the bots' seed or the dice secret (which is revealed only when the game is over). A move
+names the log length its player saw; it is applied in one transaction that checks that length
+again (``UPDATE ... WHERE log_length = seen``), so of two moves made on the same position only
+the first counts and the other gets :class:`Conflict` with the fresh state. A move resubmitted
+with the same ``move_id`` is answered from what was stored, not played twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import io
+import json
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from grandstrategy.core.canonical import JSONObject, JSONValue, canonical_json
+from grandstrategy.core.chance import ChanceEvent
+from grandstrategy.core.committed import SECRET_BYTES, CommittedRng, commitment
+from grandstrategy.core.errors import UserInputError
+from grandstrategy.core.ids import Seat
+from grandstrategy.core.log import ActionEntry, LogEntry
+from grandstrategy.core.save import DICE_SCHEME, save_game
+from grandstrategy.core.session import Match
+from grandstrategy.play.bots import bot_seed, make_bot
+from grandstrategy.play.games import as_cataclysm, decision_prompt, load_ruleset, option_chances, summary
+from grandstrategy.play.seats import HUMAN, parse_kind
+from grandstrategy.web.storage import ActionRow, ChanceRow, GameRow, SeatRow
+
+MAX_NAME = 64
+"""Longest rule set name, seat name, seat kind or move id accepted."""
+MAX_OPTIONS_CHARS = 2000
+"""Longest options object (as canonical JSON) accepted."""
+MAX_ACTION_CHARS = 500
+"""Longest action text accepted."""
+MAX_SEATS = 32
+"""Most seats a game may list."""
+LOG_SHOWN = 40
+"""Log entries sent with a state (the most recent ones)."""
+LOCK_STRIPES = 64
+"""Locks shared out among games by a hash of the game id."""
+CACHED_MATCHES = 64
+"""Games kept in memory between requests (others are rebuilt from the database)."""
+
+
+MOVED_ON = "the game moved on: look at the new position and choose again"
+
+
+class _Raced(Exception):
+    """Another process stored a move on the same position first."""
+
+
+class WebError(Exception):
+    """A request the server refuses: an HTTP status and one message for people."""
+
+    def __init__(self, status: int, message: str, state: JSONObject | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.state = state
+
+
+def _bad(message: str) -> WebError:
+    return WebError(400, message)
+
+
+def token_hash(token: str) -> str:
+    """The SHA-256 of a seat token (all the database keeps of it)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Created:
+    """A new game: its id, the dice commitment and each person's secret token (shown once)."""
+
+    game_id: str
+    commitment: str
+    tokens: dict[str, str]
+    seats: dict[str, str]
+
+
+def _bounded(value: object, what: str, limit: int = MAX_NAME) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _bad(f"{what} must be non-empty text")
+    if len(value) > limit:
+        raise _bad(f"{what} is longer than {limit} characters")
+    return value.strip()
+
+
+class GameService:
+    """The server's games over one database engine (thread-safe: one lock per game)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._matches: OrderedDict[str, Match] = OrderedDict()
+        # Striped locks: a bounded set, so requests naming made-up games cannot grow it.
+        self._locks = tuple(threading.Lock() for _ in range(LOCK_STRIPES))
+
+    # ---- creating ---------------------------------------------------------------------------------
+
+    def create(self, ruleset_name: object, options: object, seats: object) -> Created:
+        """Create a game; ``seats`` maps seat names to kinds (``human``, ``bot:heuristic``,
+        ``bot:random``), every seat not named is a heuristic bot, and at least one is a person.
+        Bots then play until a person must decide.
+
+        :raises WebError: 400 for an unknown rule set, bad options or bad seats.
+        """
+        name = _bounded(ruleset_name, "ruleset")
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise _bad("options must be an object")
+        try:
+            if len(canonical_json(options)) > MAX_OPTIONS_CHARS:
+                raise _bad(f"options are longer than {MAX_OPTIONS_CHARS} characters")
+        except (TypeError, ValueError):
+            raise _bad("options must be plain JSON data") from None
+        if not isinstance(seats, dict) or not seats:
+            raise _bad('seats must be an object naming at least one seat, e.g. {"north": "human"}')
+        if len(seats) > MAX_SEATS:
+            raise _bad(f"at most {MAX_SEATS} seats")
+        secret = secrets.token_bytes(SECRET_BYTES)
+        seed = secrets.randbelow(2**64)
+        try:
+            ruleset = load_ruleset(name)
+            match = Match(ruleset, seed=seed, options=options, rng=CommittedRng(secret))
+        except UserInputError as error:
+            raise _bad(str(error)) from None
+        known = match.state.seats()
+        kinds: dict[str, str] = {seat: "bot:heuristic" for seat in known}
+        for seat, kind in seats.items():
+            seat_name = _bounded(seat, "a seat name")
+            if seat_name not in known:
+                raise _bad(f"unknown seat {seat_name!r} (seats: {', '.join(known)})")
+            try:
+                kinds[seat_name] = parse_kind(_bounded(kind, f"the kind of seat {seat_name}"))
+            except UserInputError as error:
+                raise _bad(str(error)) from None
+        if HUMAN not in kinds.values():
+            raise _bad("at least one seat must be played by a person (kind 'human')")
+        tokens = {seat: secrets.token_urlsafe(24) for seat, kind in kinds.items() if kind == HUMAN}
+        game_id = secrets.token_urlsafe(9)
+        self._run_bots(match, kinds, int(seed))
+        with Session(self.engine) as session, session.begin():
+            session.add(
+                GameRow(
+                    id=game_id,
+                    ruleset=ruleset.name,
+                    options=canonical_json(match.options),
+                    seed=str(seed),
+                    secret=secret.hex(),
+                    commitment=commitment(secret),
+                    log_length=len(match.log),
+                    over=match.is_terminal(),
+                    created=datetime.now(UTC).isoformat(timespec="seconds"),
+                )
+            )
+            session.flush()
+            for seat, kind in kinds.items():
+                hashed = token_hash(tokens[seat]) if seat in tokens else None
+                session.add(SeatRow(game_id=game_id, seat=seat, kind=kind, token_hash=hashed))
+            session.flush()
+            _store_entries(session, game_id, match.log, 0, None)
+        self._remember(game_id, match)
+        return Created(game_id, commitment(secret), tokens, kinds)
+
+    # ---- reading ----------------------------------------------------------------------------------
+
+    def _game(self, session: Session, game_id: str) -> GameRow:
+        row = session.get(GameRow, game_id) if len(game_id) <= MAX_NAME else None
+        if row is None:
+            raise WebError(404, f"no game {game_id!r} on this server")
+        return row
+
+    def authorise(self, session: Session, game_id: str, seat: str, token: str | None) -> SeatRow:
+        """The seat row, if ``token`` is that seat's token.
+
+        :raises WebError: 404 unknown seat; 403 a bot's seat, no token or another seat's token.
+        """
+        row = session.get(SeatRow, (game_id, seat)) if len(seat) <= MAX_NAME else None
+        if row is None:
+            raise WebError(404, f"no seat {seat!r} in game {game_id!r}")
+        if row.token_hash is None:
+            raise WebError(403, f"seat {seat} is played by a bot on the server")
+        if not token or len(token) > 200 or not hmac.compare_digest(token_hash(token), row.token_hash):
+            raise WebError(403, f"this link's token is not the token of seat {seat}")
+        return row
+
+    def _match(self, session: Session, game: GameRow) -> Match:
+        """The game's match as stored: from memory when up to date, else replayed from the log."""
+        cached = self._matches.get(game.id)
+        if cached is not None and len(cached.log) == game.log_length:
+            self._matches.move_to_end(game.id)
+            return cached
+        match = _rebuild(session, game)
+        self._remember(game.id, match)
+        return match
+
+    def _remember(self, game_id: str, match: Match) -> None:
+        self._matches[game_id] = match
+        self._matches.move_to_end(game_id)
+        while len(self._matches) > CACHED_MATCHES:
+            self._matches.popitem(last=False)
+
+    def _lock(self, game_id: str) -> threading.Lock:
+        """The lock that serialises this process's requests on ``game_id`` (one writer per game)."""
+        digest = hashlib.sha256(game_id.encode("utf-8", "replace")).digest()
+        return self._locks[digest[0] % LOCK_STRIPES]
+
+    def state(self, game_id: str, seat: str | None, token: str | None = None) -> JSONObject:
+        """What ``seat`` (``None``: a spectator) sees of the game now.
+
+        :raises WebError: 404 no such game or seat; 403 wrong token.
+        """
+        with self._lock(game_id), Session(self.engine) as session:
+            game = self._game(session, game_id)
+            if seat is not None:
+                self.authorise(session, game_id, seat, token)
+            return _payload(game, self._match(session, game), seat, self._kinds(session, game_id))
+
+    def version(self, game_id: str) -> JSONObject:
+        """The game's log length and whether it is over (cheap: for polling)."""
+        with Session(self.engine) as session:
+            game = self._game(session, game_id)
+            return {"game_id": game.id, "log_length": game.log_length, "over": game.over}
+
+    def _kinds(self, session: Session, game_id: str) -> dict[str, str]:
+        rows = session.scalars(select(SeatRow).where(SeatRow.game_id == game_id))
+        return {row.seat: row.kind for row in rows}
+
+    # ---- moving -----------------------------------------------------------------------------------
+
+    def move(
+        self, game_id: str, seat: str, token: str | None, seen: object, action: object, move_id: object
+    ) -> JSONObject:
+        """Play ``action`` for ``seat`` on the position of log length ``seen``, then the bots.
+
+        :raises WebError: 400 bad input or an illegal move (state unchanged); 403 wrong token;
+            404 unknown game or seat; 409 the game moved on (``state`` holds the fresh one).
+        """
+        if isinstance(seen, bool) or not isinstance(seen, int) or seen < 0:
+            raise _bad("seen must be the log length the move was chosen on (a whole number)")
+        text = _bounded(action, "action", MAX_ACTION_CHARS)
+        mid = None if move_id is None else _bounded(move_id, "move_id")
+        with self._lock(game_id):
+            try:
+                with Session(self.engine) as session, session.begin():
+                    return self._move(session, game_id, seat, token, seen, text, mid)
+            except (_Raced, IntegrityError):
+                # Another server process wrote this game first: this move is not applied.
+                self._matches.pop(game_id, None)
+                with Session(self.engine) as session:
+                    game = self._game(session, game_id)
+                    fresh = _payload(game, self._match(session, game), seat, self._kinds(session, game_id))
+                raise WebError(409, MOVED_ON, fresh) from None
+            except BaseException:
+                self._matches.pop(game_id, None)
+                raise
+
+    def _move(
+        self,
+        session: Session,
+        game_id: str,
+        seat: str,
+        token: str | None,
+        seen: int,
+        text: str,
+        mid: str | None,
+    ) -> JSONObject:
+        """The body of :meth:`move`, inside its transaction."""
+        game = self._game(session, game_id)
+        self.authorise(session, game_id, seat, token)
+        kinds = self._kinds(session, game_id)
+        if mid is not None:
+            done = session.scalars(
+                select(ActionRow).where(ActionRow.game_id == game_id, ActionRow.move_id == mid)
+            ).first()
+            if done is not None:
+                if done.seat != seat:
+                    raise WebError(409, f"move id {mid!r} was used by another seat")
+                state = _payload(game, self._match(session, game), seat, kinds)
+                state["repeated"] = True
+                return state
+        match = self._match(session, game)
+        if seen != game.log_length:
+            raise WebError(409, MOVED_ON, _payload(game, match, seat, kinds))
+        before = len(match.log)
+        mark = match.checkpoint()
+        try:
+            match.play(seat, text)
+            self._run_bots(match, kinds, int(game.seed))
+        except UserInputError as error:
+            match.rollback(mark)
+            raise _bad(str(error)) from None
+        claimed = session.execute(
+            update(GameRow)
+            .where(GameRow.id == game_id, GameRow.log_length == before)
+            .values(log_length=len(match.log), over=match.is_terminal())
+        )
+        if getattr(claimed, "rowcount", 0) != 1:
+            raise _Raced()
+        _store_entries(session, game_id, match.log, before, mid)
+        session.flush()
+        session.refresh(game)
+        return _payload(game, match, seat, kinds)
+
+    @staticmethod
+    def _run_bots(match: Match, kinds: Mapping[str, str], seed: int) -> None:
+        """Let the bots move until a person must decide or the game ends (deterministic: each
+        bot's choice depends on the game's bots seed, its seat and the log length)."""
+        while True:
+            decision = match.decision()
+            if decision is None or kinds.get(decision.seat) == HUMAN:
+                return
+            bot = make_bot(kinds[decision.seat], bot_seed(seed, decision.seat))
+            match.play(decision.seat, bot.choose(match.state, decision, ply=len(match.log)))
+
+    def map_svg(self, game_id: str) -> str:
+        """The board as SVG (public: the map, units and control cubes).
+
+        :raises WebError: 404 no such game, or a rule set that draws no map.
+        """
+        from grandstrategy.play.session import render_position
+
+        with self._lock(game_id), Session(self.engine) as session:
+            match = self._match(session, self._game(session, game_id))
+            try:
+                return render_position(match)
+            except UserInputError as error:
+                raise WebError(404, str(error)) from None
+
+    # ---- export -----------------------------------------------------------------------------------
+
+    def export(self, game_id: str) -> str:
+        """The game as a save file (``grandstrategy replay --verify`` reads it): the dice
+        commitment always, the secret only once the game is over, and never the bots' seed
+        before then (0 stands in for it)."""
+        with self._lock(game_id), Session(self.engine) as session:
+            game = self._game(session, game_id)
+            match = self._match(session, game)
+            dice: JSONObject = {"scheme": DICE_SCHEME, "commitment": game.commitment}
+            save = save_game(match)
+            if game.over:
+                dice["secret"] = game.secret
+                return replace(save, dice=dice).dumps()
+            return replace(save, dice=dice, seed=0).dumps()
+
+
+def _store_entries(
+    session: Session, game_id: str, log: tuple[LogEntry, ...], start: int, move_id: str | None
+) -> None:
+    """Insert log entries ``start:`` (the first action carries the client's move id)."""
+    first = True
+    for idx in range(start, len(log)):
+        entry = log[idx]
+        if isinstance(entry, ActionEntry):
+            session.add(
+                ActionRow(
+                    game_id=game_id,
+                    idx=idx,
+                    seat=entry.seat,
+                    action=entry.action,
+                    move_id=move_id if first else None,
+                )
+            )
+            first = False
+        elif isinstance(entry, ChanceEvent):
+            session.add(
+                ChanceRow(
+                    game_id=game_id,
+                    idx=idx,
+                    seq=entry.seq,
+                    kind=entry.kind,
+                    label=entry.label,
+                    outcome=entry.outcome,
+                    private_to=entry.private_to,
+                )
+            )
+
+
+def _rebuild(session: Session, game: GameRow) -> Match:
+    """Replay a stored game from its secret and actions, checking every stored chance outcome."""
+    options: Any = json.loads(game.options)
+    match = Match(
+        load_ruleset(game.ruleset),
+        seed=int(game.seed),
+        options=options,
+        rng=CommittedRng(bytes.fromhex(game.secret)),
+    )
+    actions = session.scalars(
+        select(ActionRow).where(ActionRow.game_id == game.id).order_by(ActionRow.idx)
+    ).all()
+    for row in actions:
+        match.play(Seat(row.seat), row.action)
+    chances = session.scalars(select(ChanceRow).where(ChanceRow.game_id == game.id)).all()
+    log = match.log
+    for chance in chances:
+        entry = log[chance.idx] if chance.idx < len(log) else None
+        if not isinstance(entry, ChanceEvent) or entry.outcome != chance.outcome:
+            raise RuntimeError(f"game {game.id}: stored chance outcome log[{chance.idx}] differs on replay")
+    if len(log) != game.log_length:
+        raise RuntimeError(f"game {game.id}: the stored log has {game.log_length} entries, replay {len(log)}")
+    return match
+
+
+def _payload(game: GameRow, match: Match, seat: str | None, kinds: Mapping[str, str]) -> JSONObject:
+    """The response for one seat (``None``: a spectator): only the kernel's views of it."""
+    viewer = None if seat is None else Seat(seat)
+    decision = match.decision()
+    data: JSONObject = {
+        "game_id": game.id,
+        "ruleset": game.ruleset,
+        "seat": seat,
+        "seats": dict(kinds),
+        "log_length": len(match.log),
+        "over": match.is_terminal(),
+        "dice_commitment": game.commitment,
+        "view": match.view(viewer),
+        "log": match.log_view(viewer)[-LOG_SHOWN:],
+        "to_act": None if decision is None else decision.seat,
+        "decision": None,
+        "summary": _summary(match),
+        "position": _position(match, seat),
+    }
+    if match.is_terminal():
+        data["dice_secret"] = game.secret
+        data["returns"] = {str(k): v for k, v in match.returns().items()}
+    if decision is not None and decision.seat == seat:
+        chances = option_chances(match.state)
+        choices: list[JSONValue] = []
+        for action in decision.legal:
+            label = str(getattr(action, "option", action))
+            chance = chances.get(label)
+            choices.append(
+                {"action": str(action), "label": label, "chance": None if chance is None else chance.text}
+            )
+        data["decision"] = {
+            "phase": decision.phase,
+            "prompt": decision_prompt(match.state),
+            "choices": choices,
+        }
+    return data
+
+
+def _position(match: Match, seat: str | None) -> str | None:
+    """The seat's own power status as the terminal's ``status`` prints it (Cataclysm only), built
+    for that viewer alone; ``None`` for a spectator or another rule set."""
+    if seat is None or as_cataclysm(match.state) is None:
+        return None
+    from rich.console import Console
+
+    from grandstrategy.play.position_text import WIDTH, status_views
+
+    console = Console(width=WIDTH, record=True, file=io.StringIO(), color_system=None)
+    console.print(status_views(match.state, "", [seat]))
+    return console.export_text()
+
+
+def _summary(match: Match) -> list[str]:
+    """A few public lines about the position (turn, phase, war, victory points, result)."""
+    facts = summary(match.state)
+    lines = [line for line in (facts.title, facts.turn, facts.phase, facts.war) if line]
+    if facts.vp:
+        lines.append("VP: " + ", ".join(f"{k} {v}" for k, v in facts.vp.items()))
+    if facts.result:
+        lines.append(facts.result)
+    return lines

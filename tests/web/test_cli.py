@@ -1,0 +1,20 @@
+"""``grandstrategy serve``: a database it cannot open is one clear line and a non-zero exit."""
+
+from __future__ import annotations
+
+import pytest
+
+from grandstrategy.cli import main
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [("nonsense://x", "Can't load plugin"), ("sqlite:////no-such-directory/x.db", "unable to open")],
+)
+def test_serve_with_a_bad_database_says_so(url: str, reason: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as leaving:
+        main(["serve", "--db", url])
+    assert leaving.value.code != 0
+    err = capsys.readouterr().err
+    assert f"cannot open the database {url!r}" in err and reason in err
+    assert "Traceback" not in err
