@@ -150,7 +150,9 @@ def test_submarine_strikes_first_and_battleship_takes_two_hits() -> None:
     choose(game, "british", "move 1 submarine sz-6 -> sz-5")
     choose(game, "british", "done")
     choose(game, "british", "fight sz-5")
-    # No German destroyer: the British submarine fires alone, first.
+    # No German destroyer: the British submarine may submerge before the round (LHTR), or fire alone, first.
+    assert options(game) == ["keep submarines in the battle", "submerge submarines"]
+    choose(game, "british", "keep submarines in the battle")
     assert "british submarine hits on 2" in game.chance_node().label
     roll(game, 2)
     assert game.d["battle"]["stage"] == "defender-casualties"
@@ -163,7 +165,8 @@ def test_submarine_strikes_first_and_battleship_takes_two_hits() -> None:
         key("british", "destroyer", 0): 1,
         key("british", "submarine", 0): 1,
     }
-    assert options(game) == ["press attack", "retreat to sz-6", "submerge submarines"]
+    assert options(game) == ["press attack", "retreat to sz-6"]
+    choose(game, "british", "press attack")
     choose(game, "british", "submerge submarines")  # the destroyer fights on alone
     roll(game, 6, 6)
     choose(game, "british", "retreat to sz-6")

@@ -68,6 +68,12 @@ def _options(scenario: str | None) -> dict[str, Any]:
 )
 @click.option("--force", is_flag=True, help="Overwrite an existing save.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@click.option(
+    "--rules",
+    "rules",
+    default=None,
+    help="A family's rules: RULESET-RULES names the rule set ('new aa --rules lhtr' is aa-lhtr, aa-revised).",
+)
 def new_command(
     ruleset: str,
     scenario: str | None,
@@ -76,6 +82,7 @@ def new_command(
     save_path: Path,
     force: bool,
     as_json: bool,
+    rules: str | None,
 ) -> None:
     """Start a new game against bots and save it to a file; then: grandstrategy play FILE.
 
@@ -83,6 +90,9 @@ def new_command(
     """
     from grandstrategy.play.seats import format_seats, seats_path
     from grandstrategy.play.session import PlaySession
+
+    if rules is not None:
+        ruleset = f"{ruleset}-{rules[:40]}"
 
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "big")

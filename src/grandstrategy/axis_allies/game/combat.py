@@ -31,6 +31,7 @@ class Combat(Board):
             "chooser": self.defence_chooser(where),
             "origins": sorted(self.d["origins"].pop(where, [])),
             "submerged": {},
+            "amphibious": self.d.setdefault("amphibious", {}).pop(where, {}),
         }
         self.d["battle"] = battle
         # AA guns fire once, before the first round, one die per attacking aircraft (Revised;
@@ -154,8 +155,26 @@ class Combat(Board):
             return
         battle["round"] += 1
         battle["hits"] = {}
-        subs = any(self.stats[u].sub for _, _, u, _, _ in self.side_units(where, False))
-        if subs and self.is_sea(where) and not self.has_destroyer(where, True):
+        if self.may_submerge(where, attacker=True):
+            battle["stage"] = "attacker-submerge"  # LHTR: attacking submarines may leave first
+            return
+        self.defence_may_submerge(battle)
+
+    def may_submerge(self, where: str, *, attacker: bool) -> bool:
+        """A side's submarines may submerge before a round at sea when the other side has no
+        destroyer (Revised, LHTR 1.3: attacker and defender alike, at the start of every round)."""
+        subs = any(self.stats[u].sub for _, _, u, _, _ in self.side_units(where, attacker))
+        return subs and self.is_sea(where) and not self.has_destroyer(where, not attacker)
+
+    def attacker_submerges(self, battle: dict[str, Any], submerge: bool) -> None:
+        """The attacker's answer before a round; then the defence may answer in turn."""
+        if submerge:
+            self.submerge(battle)
+            return
+        self.defence_may_submerge(battle)
+
+    def defence_may_submerge(self, battle: dict[str, Any]) -> None:
+        if self.may_submerge(battle["where"], attacker=False):
             battle["stage"] = "defender-submerge"  # the defence may take its submarines out first
             return
         self.fire(battle)
@@ -164,15 +183,21 @@ class Combat(Board):
         """The defence's answer before a round: its submarines leave the battle, or stay and fight."""
         where = battle["where"]
         if submerge:
-            for stack, _, unit, _, n in self.side_units(where, False):
-                if self.stats[unit].sub:
-                    self.add(where, stack, -n)
-                    battle["submerged"][stack] = battle["submerged"].get(stack, 0) + n
+            self.take_out(battle, attacker=False)
             self.log(f"defending submarines submerge at {where}")
             if not self.side_units(where, False):
                 self.finish_battle(battle)
                 return
         self.fire(battle)
+
+    def take_out(self, battle: dict[str, Any], *, attacker: bool, air: bool = False) -> None:
+        """One side's submarines (or, ``air``, the attacker's aircraft) leave the battle: they stay
+        in the place, off the board until the battle is over (see :meth:`surface`)."""
+        where = battle["where"]
+        for stack, _, unit, _, n in self.side_units(where, attacker):
+            if (self.stats[unit].domain == "air") if air else self.stats[unit].sub:
+                self.add(where, stack, -n)
+                battle["submerged"][stack] = battle["submerged"].get(stack, 0) + n
 
     def fire(self, battle: dict[str, Any]) -> None:
         """The volleys of a round: first-striking submarines, then everything else."""
@@ -385,29 +410,53 @@ class Combat(Board):
 
     def withdrawals(self, battle: dict[str, Any]) -> list[str]:
         """What the attacker may do instead of pressing on: retreat to a place its land or sea
-        units came from; break off an attack of aircraft alone (they stay where they are and must
-        land in non-combat move); submerge its submarines when the defence has no destroyer."""
+        units came from (units landed from the sea stay and fight on); in an amphibious assault,
+        take its aircraft out of the battle (they stay above it and land in non-combat move, LHTR
+        partial retreat); break off an attack of aircraft alone. Submarines submerge at the start
+        of a round (:meth:`may_submerge`)."""
         where = battle["where"]
-        options = [f"retreat to {t}" for t in self.retreats(battle)]
         attackers = self.side_units(where, True)
+        landed = self.landed(battle)
+        mobile = sum(n for _, _, _, _, n in attackers) > sum(landed.values())
+        options = [f"retreat to {t}" for t in self.retreats(battle)] if mobile else []
         if attackers and all(self.stats[u].domain == "air" for _, _, u, _, _ in attackers):
             options.append("break off")
-        if any(self.stats[u].sub for _, _, u, _, _ in attackers) and not self.has_destroyer(where, False):
-            options.append("submerge submarines")
+        elif landed and any(self.stats[u].domain == "air" for _, _, u, _, _ in attackers):
+            options.append("retreat aircraft")
         return options
+
+    def landed(self, battle: dict[str, Any]) -> dict[str, int]:
+        """The attacking land units that came ashore from the sea and are still in the battle, by
+        type (they cannot retreat, Revised). Casualties are counted against the units that came
+        overland first, so the landed ones are the last to go (see docs/aa-game.md)."""
+        where = battle["where"]
+        here: dict[str, int] = {}
+        for _, _, unit, _, n in self.side_units(where, True):
+            here[unit] = here.get(unit, 0) + n
+        return {
+            unit: min(n, here.get(unit, 0))
+            for unit, n in sorted(battle.get("amphibious", {}).items())
+            if min(n, here.get(unit, 0)) > 0
+        }
 
     def submerge(self, battle: dict[str, Any]) -> None:
         """Attacking submarines leave the battle (they stay in the sea zone); the rest fight on."""
         where = battle["where"]
-        for stack, _, unit, _, n in self.side_units(where, True):
-            if self.stats[unit].sub:
-                self.add(where, stack, -n)
-                battle["submerged"][stack] = battle["submerged"].get(stack, 0) + n
+        self.take_out(battle, attacker=True)
         self.log(f"submarines submerge at {where}")
+        if not self.side_units(where, True):
+            self.finish_battle(battle)
+            return
+        self.defence_may_submerge(battle)
+
+    def retreat_aircraft(self, battle: dict[str, Any]) -> None:
+        """LHTR partial retreat: the aircraft leave an amphibious assault; the landed units fight on."""
+        self.take_out(battle, attacker=True, air=True)
+        self.log(f"aircraft withdraw from the battle at {battle['where']}")
         self.start_round(battle)
 
     def surface(self, battle: dict[str, Any]) -> None:
-        """Submerged submarines are back on the board when the battle is over."""
+        """Submerged submarines (and withdrawn aircraft) are back on the board when the battle is over."""
         for stack, n in sorted(battle.get("submerged", {}).items()):
             self.add(battle["where"], stack, n)
 
@@ -424,9 +473,16 @@ class Combat(Board):
         return result
 
     def retreat(self, battle: dict[str, Any], to: str) -> None:
-        """Every attacking unit leaves for ``to``; land and sea units have no moves left."""
+        """Every attacking unit leaves for ``to`` but those landed from the sea, which fight on
+        (Revised); land and sea units have no moves left."""
         where = battle["where"]
-        leaving = [(stack, unit, damage, n) for stack, _, unit, damage, n in self.side_units(where, True)]
+        staying = self.landed(battle)
+        leaving = []
+        for stack, _, unit, damage, n in self.side_units(where, True):
+            stay = min(n, staying.get(unit, 0))
+            staying[unit] = staying.get(unit, 0) - stay
+            if n - stay:
+                leaving.append((stack, unit, damage, n - stay))
         if self.is_sea(where):  # cargo goes with its transports
             leaving += [(s, split(s)[1], 0, 1) for s in self.cargo(where, self.power)]
         for stack, unit, damage, n in leaving:
@@ -436,6 +492,9 @@ class Combat(Board):
             self.add(where, stack, -n)
             self.add(to, key(self.power, unit, left, damage), n)
         self.log(f"retreats from {where} to {to}")
+        if self.side_units(where, True):  # the units landed from the sea fight on
+            self.start_round(battle)
+            return
         self.surface(battle)
         self.d["battle"] = None
 

@@ -216,7 +216,7 @@ class AAGame(Movement, GameState):
                 return self.casualty_options(battle)
             if battle["stage"] == "retreat":
                 return ["press attack", *self.withdrawals(battle)]
-            if battle["stage"] == "defender-submerge":
+            if battle["stage"] in ("defender-submerge", "attacker-submerge"):
                 return ["keep submarines in the battle", "submerge submarines"]
         if phase == "research":
             return self.research_options()
@@ -252,8 +252,10 @@ class AAGame(Movement, GameState):
                 self.start_round(battle)
             elif battle["stage"] == "defender-submerge":
                 self.defence_submerges(battle, option == "submerge submarines")
-            elif option == "submerge submarines":
-                self.submerge(battle)
+            elif battle["stage"] == "attacker-submerge":
+                self.attacker_submerges(battle, option == "submerge submarines")
+            elif option == "retreat aircraft":
+                self.retreat_aircraft(battle)
             elif option == "break off":
                 self.log(f"aircraft break off the attack on {battle['where']}")
                 self.finish_battle(battle)
@@ -341,6 +343,7 @@ class AAGame(Movement, GameState):
         self.d["placed"] = {}
         self.d["bombed"] = {}
         self.d["bombard"] = {}
+        self.d["amphibious"] = {}
         self.d["sea_fought"] = []
         self.d["rockets_fired"] = []
         self.d["start_factories"] = sorted(
@@ -491,6 +494,7 @@ def new_game(profile: Profile, max_rounds: int) -> AAGame:
         "research": None,
         "bombed": {},
         "bombard": {},
+        "amphibious": {},
         "sea_fought": [],
         "rockets_fired": [],
         "origins": {},

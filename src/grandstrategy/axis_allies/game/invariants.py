@@ -71,3 +71,43 @@ def problems(game: AAGame) -> list[str]:
     if d["phase"] not in ("research", "purchase", "combat-move", "combat", "noncombat-move", "mobilize"):
         found.append(f"unknown phase {d['phase']!r}")
     return found
+
+
+def unit_counts(game: AAGame) -> dict[tuple[str, str], int]:
+    """Every unit in the game by ``(alliance, type)``: on the board, out of the open battle
+    (submerged submarines, withdrawn aircraft), away on a raid, or bought and not yet placed.
+    Factories and AA guns change sides when taken, so they count under the alliance ``*``."""
+    counts: dict[tuple[str, str], int] = {}
+
+    def count(power: str, unit: str, n: int) -> None:
+        side = game.alliance(power) if game.stats[unit].combat else "*"
+        counts[side, unit] = counts.get((side, unit), 0) + n
+
+    for _, power, unit, _, _, n in iter_units(game):
+        count(power, unit, n)
+    aside = dict(game.d["battle"].get("submerged", {})) if game.d["battle"] else {}
+    for raiders in game.d["raids"].values():
+        for stack, n in raiders.items():
+            aside[stack] = aside.get(stack, 0) + n
+    for stack, n in aside.items():
+        power, unit, _, _ = stack.split(":")
+        count(power, unit, n)
+    for unit, n in game.d["purchased"].items():
+        count(game.power, unit, n)
+    return counts
+
+
+def conservation_problems(
+    before: dict[tuple[str, str], int], after: dict[tuple[str, str], int], action: str
+) -> list[str]:
+    """Units are conserved: between two positions an alliance's units of a type may only grow by a
+    purchase (``buy TYPE``, one unit) and otherwise only shrink (casualties, aircraft that cannot
+    land, cargo lost with its ship, purchases that cannot be placed)."""
+    bought = action.split(": ", 1)[-1].split()
+    found = []
+    for side_unit in sorted(set(before) | set(after)):
+        grew = after.get(side_unit, 0) - before.get(side_unit, 0)
+        allowed = 1 if bought[:1] == ["buy"] and bought[1:2] == [side_unit[1]] else 0
+        if grew > allowed:
+            found.append(f"{grew} {side_unit[0]} {side_unit[1]} appeared after {action!r}")
+    return found

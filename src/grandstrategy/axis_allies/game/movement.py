@@ -32,7 +32,7 @@ class Movement(Combat):
                 elif stats.domain == "land":
                     targets = self.land_targets(where, unit, combat=combat)
                 elif stats.domain == "sea":
-                    targets = self.sea_targets(where, combat=combat)
+                    targets = self.sea_targets(where, combat=combat, sub=stats.sub)
                 else:
                     continue
                 for target in targets:
@@ -70,9 +70,12 @@ class Movement(Combat):
                 result.append(other)
         return result
 
-    def sea_targets(self, where: str, *, combat: bool) -> list[str]:
+    def sea_targets(self, where: str, *, combat: bool, sub: bool = False) -> list[str]:
+        """Adjacent sea zones a ship may enter. Ships in a zone where a battle waits stay there,
+        except submarines passing through (Revised: they may move on through a zone with enemy
+        ships unless an enemy destroyer is there)."""
         power = self.power
-        if where in self.d["battles"]:
+        if where in self.d["battles"] and not (sub and combat and self.sub_passes(where)):
             return []
         result = []
         for other in self.module.sea_neighbours(where):
@@ -82,6 +85,15 @@ class Movement(Combat):
                 continue
             result.append(other)
         return result
+
+    def sub_passes(self, zone: str) -> bool:
+        """Whether the power's submarines may move on through ``zone`` in combat move: enemy
+        units there but no enemy destroyer (Revised)."""
+        power = self.power
+        return not any(
+            self.stats[split(s)[1]].destroyer and not self.friendly(power, split(s)[0])
+            for s in self.d["units"].get(zone, {})
+        )
 
     def canal_open(self, a: str, b: str) -> bool:
         """Ships pass between a canal's sea zones only if their side holds its land (module canals)."""
@@ -134,6 +146,8 @@ class Movement(Combat):
         stats = self.stats[unit]
         moved = 0
         aboard = self.carry_plan(origin, count) if stats.transport_capacity else []
+        if stats.carrier_capacity and stats.domain == "sea":
+            aboard = self.carrier_plan(origin, unit, count)
         distance = self.air_distance(origin, target) if stats.domain == "air" else 1
         for stack, n in self.stacks(origin):
             owner, kind, moves, damage = split(stack)
@@ -157,7 +171,7 @@ class Movement(Combat):
                 )  # AA guns, factories don't stop it
                 if stats.blitz and left > 0 and empty:
                     self.capture(target, power)  # Revised: armour blitzes through empty enemy land
-                else:
+                elif not (stats.sub and self.sub_passes(target)):  # submarines may pass through
                     left = 0
             self.add(origin, stack, -take)
             self.add(target, key(power, unit, left, damage), take)
@@ -170,6 +184,10 @@ class Movement(Combat):
             zones = self.d["bombard"].setdefault(target, [])  # an amphibious assault from this zone
             if origin not in zones:
                 zones.append(origin)
+            landed = self.d.setdefault("amphibious", {}).setdefault(target, {})
+            landed[unit] = landed.get(unit, 0) + moved  # these cannot retreat (Revised)
+        if combat and stats.sub and origin in self.d["battles"]:
+            self.drop_empty_battle(origin)
         for stack in aboard or []:
             self.add(origin, stack, -1)
             self.add(target, stack)
@@ -179,6 +197,39 @@ class Movement(Combat):
             origins = self.d["origins"].setdefault(target, [])
             if stats.domain != "air" and origin not in origins and self.is_sea(origin) == self.is_sea(target):
                 origins.append(origin)  # retreats go back where units came from (not amphibious)
+
+    def drop_empty_battle(self, zone: str) -> None:
+        """A battle waiting in a zone the power's units have all left (submarines passing through)
+        is no battle."""
+        if not any(split(s)[0] == self.power for s in self.d["units"].get(zone, {})):
+            self.d["battles"].remove(zone)
+            self.d["origins"].pop(zone, None)
+
+    def carrier_plan(self, zone: str, unit: str, count: int) -> list[str]:
+        """The fighters that ``count`` departing carriers take along as cargo: those the carriers
+        staying behind cannot hold, allied fighters first, then the power's own with the fewest
+        moves left; at most what the departing carriers hold. Cargo spends no moves of its own."""
+        power = self.power
+        stay_room = -count * self.stats[unit].carrier_capacity
+        fighters: list[tuple[bool, int, str]] = []
+        for stack, n in self.stacks(zone):
+            owner, kind, moves, _ = split(stack)
+            if not self.friendly(power, owner):
+                continue
+            stay_room += n * self.stats[kind].carrier_capacity
+            if self.stats[kind].domain == "air" and self.stats[kind].carrier_cost:
+                fighters.extend([(owner == power, moves, stack)] * n)
+        load = sum(self.stats[split(s)[1]].carrier_cost for _, _, s in fighters)
+        room = count * self.stats[unit].carrier_capacity
+        taken: list[str] = []
+        for _, _, stack in sorted(fighters):
+            cost = self.stats[split(stack)[1]].carrier_cost
+            if load <= max(0, stay_room) or cost > room:
+                break
+            taken.append(stack)
+            load -= cost
+            room -= cost
+        return taken
 
     def moor_transports(self, zone: str) -> None:
         """Transports that have unloaded move no further this turn (Revised)."""

@@ -25,7 +25,7 @@ class AARuleSet:
     """
 
     name = "aa-revised"
-    aliases: tuple[str, ...] = ("revised", "aa-lhtr", "axis-allies-revised")
+    aliases: tuple[str, ...] = ("revised", "aa-lhtr", "axis-allies-revised", "aa")
 
     def __init__(self, module: MapModule | None = None, profile: type[Profile] | None = None) -> None:
         """``profile``: a :class:`Profile` subclass for a variant (default: Revised + LHTR 1.3)."""
