@@ -119,7 +119,7 @@ class SearchBot:
     seed: int
     simulations: int = DEFAULT_SIMULATIONS
     seconds: float | None = None
-    rollout: int = 4
+    rollout: int = 10
     policy: str = "prior"
     exploration: float = 0.7
     bias: float = 1.0
