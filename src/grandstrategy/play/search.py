@@ -59,6 +59,7 @@ MAX_SIMULATIONS = 100_000
 """Cap on simulations per decision, also under a time budget (inputs are bounded)."""
 
 _MAX_CHANCE = 400  # chance nodes answered in one simulation before it is cut short (a loop guard)
+_MAX_FORCED = 2000  # decisions with one legal option played in one simulation (a loop guard)
 _MAX_TREE_DEPTH = 40  # decisions selected in the tree in one simulation
 _STREAK = 60  # own decisions in a row with nothing else happening: a loop; follow the priors
 _POLICIES = ("prior", "random")
@@ -174,7 +175,7 @@ class SearchBot:
         state = determinize(root_state, rng)
         node: _Node | None = root
         path: list[tuple[_Edge, str]] = []
-        chance = rolled = 0
+        chance = rolled = forced = 0
         while True:
             who = state.to_act()
             if who is TERMINAL:
@@ -189,6 +190,9 @@ class SearchBot:
             seat = str(who)
             legal = state.legal_actions()
             if len(legal) == 1:
+                forced += 1
+                if forced > _MAX_FORCED:
+                    break
                 state.apply(legal[0])
                 continue
             if node is None:  # past the tree: the rollout
