@@ -363,7 +363,7 @@ def _feed(state: GameState, face: str, count: int) -> None:
 
 
 def make_bot(kind: str, seed: int) -> Bot:
-    """A bot of the given kind (``bot:random`` or ``bot:heuristic``).
+    """A bot of the given kind (``bot:random``, ``bot:heuristic`` or ``bot:search``).
 
     :raises ValueError: ``kind`` is not a bot (``human`` included).
     """
@@ -371,6 +371,10 @@ def make_bot(kind: str, seed: int) -> Bot:
         return RandomBot(seed)
     if kind == "bot:heuristic":
         return HeuristicBot(seed)
+    if kind == "bot:search":
+        from grandstrategy.play.search import SearchBot  # it builds on this module's priors
+
+        return SearchBot(seed)
     raise ValueError(f"{kind!r} is not a kind of bot")
 
 

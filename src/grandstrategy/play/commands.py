@@ -396,7 +396,7 @@ def status_command(save_path: Path, power: str, as_json: bool) -> None:
     "--bots",
     default="random",
     show_default=True,
-    help="random, heuristic, or a SEATS text such as 'fascism=heuristic' (unnamed powers: random).",
+    help="random, heuristic, search, or a SEATS text such as 'fascism=heuristic' (unnamed powers: random).",
 )
 @click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True, help="Worker processes.")
 @BACKEND
@@ -545,7 +545,7 @@ def replay_command(save_path: Path, verify: bool, as_json: bool) -> None:
     "--bots",
     default="random,heuristic",
     show_default=True,
-    help="The bot kinds to rate, comma-separated (at least two).",
+    help="The bot kinds to rate, comma-separated (at least two): random, heuristic, search.",
 )
 @click.option(
     "--games",

@@ -6,8 +6,8 @@ A SEATS text is a comma-separated list of ``WHO=KIND`` entries, for example
 - ``WHO`` is a power (``germany``; a unique prefix such as ``soviet``, the initials ``uk``, or
   the printed name ``Soviet Union`` also work), an ideology (``fascism``: every power of it), or ``*`` (every
   power not otherwise named). A power named on its own beats its ideology, which beats ``*``.
-- ``KIND`` is ``human``, ``bot:random`` or ``bot:heuristic`` (``random``, ``heuristic`` and
-  ``bot`` are accepted as short forms; ``bot`` means ``bot:heuristic``).
+- ``KIND`` is ``human``, ``bot:random``, ``bot:heuristic`` or ``bot:search`` (``random``,
+  ``heuristic``, ``search`` and ``bot`` are accepted as short forms; ``bot`` means ``bot:heuristic``).
 - A bare ``WHO`` without ``=KIND`` means ``WHO=human``: ``--seats germany`` is "I play Germany".
 
 Powers that no entry covers get :data:`DEFAULT_KIND` (a heuristic bot: a fair opponent). Every
@@ -29,7 +29,8 @@ from grandstrategy.core.files import MAX_SMALL_FILE_BYTES, BadFile, atomic_write
 HUMAN: Final = "human"
 RANDOM: Final = "bot:random"
 HEURISTIC: Final = "bot:heuristic"
-KINDS: Final = (HUMAN, RANDOM, HEURISTIC)
+SEARCH: Final = "bot:search"
+KINDS: Final = (HUMAN, RANDOM, HEURISTIC, SEARCH)
 """Every kind of seat, in their canonical spelling."""
 
 DEFAULT_KIND: Final = HEURISTIC
@@ -43,6 +44,8 @@ _ALIASES: Final = {
     "bot:heuristic": HEURISTIC,
     "random": RANDOM,
     "bot:random": RANDOM,
+    "search": SEARCH,
+    "bot:search": SEARCH,
 }
 
 MAX_SEATS_CHARS: Final = 4096

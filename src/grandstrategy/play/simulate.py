@@ -203,7 +203,7 @@ def simulate(
 
 
 def seats_for(ruleset: str, options: Mapping[str, Any], bots: str) -> dict[str, str]:
-    """Every seat's bot for ``--bots``: ``random``, ``heuristic`` or a SEATS text (no humans).
+    """Every seat's bot for ``--bots``: ``random``, ``heuristic``, ``search`` or a SEATS text (no humans).
 
     A SEATS text leaves unnamed seats to random bots here (``*=bot:random``), so that
     ``fascism=heuristic`` reads "the Fascist powers heuristic, the rest random".
@@ -215,7 +215,8 @@ def seats_for(ruleset: str, options: Mapping[str, Any], bots: str) -> dict[str, 
 
     state = load_ruleset(ruleset).new_state(dict(options))
     seats = list(state.seats())
-    text = {"random": "*=bot:random", "heuristic": "*=bot:heuristic"}.get(bots.strip().lower(), bots)
+    shorthand = {"random": "*=bot:random", "heuristic": "*=bot:heuristic", "search": "*=bot:search"}
+    text = shorthand.get(bots.strip().lower(), bots)
     parsed = parse_seats(text, seats, groups=seat_groups(state), names=seat_names(state), default=RANDOM)
     human = [seat for seat, kind in parsed.items() if kind == HUMAN]
     if human:

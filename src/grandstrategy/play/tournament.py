@@ -58,7 +58,7 @@ def bot_kinds(text: str) -> tuple[str, ...]:
             make_bot(kind, 0)
         except ValueError:
             raise UserInputError(
-                f"{word.strip()!r} is not a kind of bot (kinds: random, heuristic)"
+                f"{word.strip()!r} is not a kind of bot (kinds: random, heuristic, search)"
             ) from None
         if kind in kinds:
             raise UserInputError(f"bot kind {kind} is named twice in {text!r}")
