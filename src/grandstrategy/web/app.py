@@ -3,8 +3,10 @@
 Routes (docs/web.md): ``POST /api/games`` creates a game; ``GET /api/games/{id}`` is the
 spectator's view; ``GET``/``POST /api/games/{id}/seats/{seat}[/moves]`` are a person's view and
 moves, with the seat's token in the ``X-Seat-Token`` header; ``GET /api/games/{id}/version`` is
-what pages poll; ``GET /api/games/{id}/export`` is the save file. ``/`` has the form that creates
-a game, ``/g/{id}`` the spectator's page and ``/g/{id}/{seat}?token=...`` a person's page.
+what pages poll; ``GET /api/games/{id}/export`` is the save file; ``GET /api/rules?q=...`` asks the
+rules assistant (with ``game=ID``, that game's open decision is the question's context). ``/`` has
+the form that creates a game, ``/g/{id}`` the spectator's page and ``/g/{id}/{seat}?token=...`` a
+person's page.
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ from grandstrategy.core.errors import UserInputError
 from grandstrategy.play.games import load_ruleset, seat_groups, seat_names
 from grandstrategy.play.seats import parse_seats
 from grandstrategy.web.service import MAX_OPTIONS_CHARS, GameService, WebError
+
+MAX_QUESTION_CHARS = 500
+"""Longest rules question accepted (a player's question is a sentence or two)."""
 
 MAX_BODY_BYTES = 16_384
 """Largest request body accepted (a move or a new game is a few hundred bytes)."""
@@ -118,6 +123,21 @@ def create_app(engine: Engine) -> FastAPI:
         return service.move(
             game_id, seat, x_seat_token, data.get("seen"), data.get("action"), data.get("move_id")
         )
+
+    @app.get("/api/rules")
+    def rules(q: str = "", game: str = "") -> dict[str, Any]:
+        """The rules assistant's reply, the same library call as ``rules ask`` and the terminal's
+        ``rules``: with ``game``, that game's open decision (public) ranks its rule first."""
+        question = " ".join(q.split())
+        if not question:
+            raise WebError(400, "ask a question, e.g. ?q=how many armies fit in one area")
+        if len(question) > MAX_QUESTION_CHARS:
+            raise WebError(400, f"the question is over {MAX_QUESTION_CHARS} characters")
+        context = service.rules_context(game[:64]) if game else None
+        from grandstrategy.rulebook import ask
+
+        reply: dict[str, Any] = ask(question, 3, context).to_json()
+        return reply
 
     # ---- pages ----------------------------------------------------------------------------------
 

@@ -343,6 +343,16 @@ class GameService:
             except UserInputError as error:
                 raise WebError(404, str(error)) from None
 
+    def rules_context(self, game_id: str) -> str | None:
+        """The open decision's prompt, used only to rank the rules assistant's answers for a
+        question asked beside this game (never sent to the client); None when nobody decides.
+
+        :raises WebError: 404 no such game.
+        """
+        with self._lock(game_id), Session(self.engine) as session:
+            match = self._match(session, self._game(session, game_id))
+            return None if match.decision() is None else decision_prompt(match.state)
+
     # ---- export -----------------------------------------------------------------------------------
 
     def export(self, game_id: str) -> str:

@@ -40,6 +40,38 @@
     button.addEventListener("click", () => play(button.dataset.action, newId()));
   }
 
+  // The rules box: the assistant's answer (its fact, then the section) for this game's situation.
+  const rulesForm = document.getElementById("rules-form");
+  if (rulesForm) {
+    rulesForm.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const box = document.getElementById("rules-answer");
+      const question = document.getElementById("rules-q").value;
+      const url = "/api/rules?q=" + encodeURIComponent(question) + "&game=" + encodeURIComponent(game);
+      const response = await fetch(url);
+      const body = await response.json().catch(() => ({ detail: response.statusText }));
+      box.replaceChildren();
+      if (!response.ok) {
+        box.textContent = body.detail || "the question was refused";
+        return;
+      }
+      const best = (body.answers || [])[0];
+      if (!best) {
+        box.textContent = body.note || "The rules do not seem to cover that question.";
+        return;
+      }
+      const fact = document.createElement("p");
+      fact.textContent = body.fact || "";
+      const title = document.createElement("p");
+      const strong = document.createElement("strong");
+      strong.textContent = "LR " + best.section + " " + best.title;
+      title.appendChild(strong);
+      const summary = document.createElement("p");
+      summary.textContent = best.summary;
+      box.append(fact, title, summary);
+    });
+  }
+
   async function poll() {
     try {
       const response = await fetch("/api/games/" + encodeURIComponent(game) + "/version");
