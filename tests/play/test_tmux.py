@@ -128,7 +128,8 @@ MAKE = shutil.which("make")
 )
 def test_make_play_shows_chances_and_the_position_at_80_by_24(tmp_path: Path) -> None:
     """Issue 12 as a new user sees it: `make play` in an 80x24 terminal, a political action shows
-    each option's chance before the dice, and `status` lists the power's position."""
+    each option's chance before the dice, `status` lists the power's position, and an operation shows
+    its exact odds on the menu and again at each activation, changing as units join."""
     save = tmp_path / "game.json"
     command = f"make play SAVE={save} SCENARIO=europe-1939 SEED=11"
     pane = Pane(f"gs-make-{os.getpid()}", command, REPO, width=80, height=24)
@@ -146,6 +147,24 @@ def test_make_play_shows_chances_and_the_position_at_80_by_24(tmp_path: Path) ->
         screen = pane.screen(history=200)
         for expected in ("Germany (you)", "areas controlled", "Berlin (capital)", "force pool (LR 4.1.1)"):
             assert expected in screen
+        pane.keys("2", "Enter")  # maneuvers (seed 11: the dice succeed), then a military action
+        screen = pane.wait_for(lambda s: "germany>" in s and "military action (1 left" in s)
+        rows = screen.splitlines()
+        at = next(i for i, row in enumerate(rows) if ". land operation against Poland" in row)
+        assert "win 67% · triumph 38%" in rows[at] + rows[at + 1]  # the force Germany could bring
+        pane.keys(rows[at].split(".")[0].split()[-1], "Enter")
+        screen = pane.wait_for(lambda s: "germany>" in s and "activate units for the operation" in s)
+        rows = screen.splitlines()
+        for unit, odds in (("infantry-army in Silesia", "win 49%"), ("tank-army in Silesia", "win 67%")):
+            at = next(i for i, row in enumerate(rows) if unit in row)
+            assert odds in rows[at] + rows[at + 1], rows[at : at + 2]  # each unit's own odds, no die yet
+        tank = next(row for row in rows if "tank-army in Silesia" in row)
+        pane.keys(tank.split(".")[0].split()[-1], "Enter")
+        screen = pane.wait_for(lambda s: "Germany activates its tank army" in s and "germany>" in s)
+        rows = screen.splitlines()
+        assert "win 67%" in next(row for row in rows if ". done" in row)  # the tank army counted in
+        at = next(i for i, row in enumerate(rows) if "infantry-army in Silesia" in row)
+        assert "win 49%" not in rows[at] + rows[at + 1]  # the infantry's figure now has the tank in it
         pane.keys("quit", "Enter")
         pane.wait_for(lambda s: "saved to" in s or not pane.alive(), polls=300)
     finally:
