@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -124,10 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, dict[str, object]] = {}
     failed = 0
     for game in chosen:
-        started = time.perf_counter()
         result = play_identity(game)
         results[game.name] = result
-        seconds = time.perf_counter() - started
         if args.write:
             status = "recorded"
         elif recorded.get(game.name) == result:
@@ -135,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             status = "DIFFERENT"
             failed += 1
-        print(f"{game.name:28} {result['decisions']:6} decisions {seconds:7.2f} s  {status}", flush=True)
+        print(f"{game.name:28} {result['decisions']:6} decisions  {status}", flush=True)
     if args.write:
         FIXTURE.write_text(
             json.dumps({"seed": IDENTITY_SEED, "games": results}, indent=2, sort_keys=True) + "\n",
