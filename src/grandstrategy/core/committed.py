@@ -21,6 +21,8 @@ import hashlib
 import hmac
 import re
 
+from grandstrategy.core.rng import WordStream
+
 SECRET_BYTES = 32
 """The length of a dice secret (the server draws it with :func:`secrets.token_bytes`)."""
 
@@ -49,7 +51,7 @@ def check_commitment(secret: bytes, published: str) -> bool:
     return hmac.compare_digest(commitment(secret), published)
 
 
-class CommittedRng:
+class CommittedRng(WordStream):
     """A stream of 64-bit words, word ``i`` being the first 8 bytes of ``HMAC-SHA256(secret, i)``.
 
     ``i`` is written as 8 bytes big-endian. The state (``"hmac:<i>"``) is the count of words
@@ -71,29 +73,6 @@ class CommittedRng:
         digest = hmac.new(self._key, self._index.to_bytes(8, "big"), hashlib.sha256).digest()
         self._index += 1
         return int.from_bytes(digest[:8], "big")
-
-    def bits(self, k: int) -> int:
-        """An integer of ``k`` random bits, high bits of each word first (as ``Rng.bits``)."""
-        if k < 0:
-            raise ValueError(f"bits(k) needs k >= 0, not {k}")
-        result = 0
-        while k > 0:
-            take = min(k, 64)
-            result = (result << take) | (self.next_u64() >> (64 - take))
-            k -= take
-        return result
-
-    def below(self, n: int) -> int:
-        """A uniform integer ``0 <= r < n`` by rejection, without bias (as ``Rng.below``)."""
-        if n < 1:
-            raise ValueError(f"below(n) needs n >= 1, not {n}")
-        if n == 1:
-            return 0
-        k = (n - 1).bit_length()
-        while True:
-            r = self.bits(k)
-            if r < n:
-                return r
 
     def getstate(self) -> str:
         """The count of words drawn, as ``"hmac:<count>"``."""

@@ -26,7 +26,54 @@ def splitmix64(state: int) -> tuple[int, int]:
     return state, z ^ (z >> 31)
 
 
-class Rng:
+class WordStream:
+    """Uniform integers from any stream of 64-bit words: subclasses give :meth:`next_u64`.
+
+    The seeded :class:`Rng` and the server's committed stream
+    (:class:`~grandstrategy.core.committed.CommittedRng`) share these draws, so a chance service
+    samples the same way whichever stream it reads.
+    """
+
+    __slots__ = ()
+
+    def next_u64(self) -> int:
+        """Return the next 64-bit unsigned integer of the stream."""
+        raise NotImplementedError
+
+    def bits(self, k: int) -> int:
+        """Return an integer of ``k`` random bits (``0 <= result < 2**k``), ``k >= 0``.
+
+        Longer requests concatenate 64-bit words, high bits of each word first.
+        """
+        if k < 0:
+            raise ValueError(f"bits(k) needs k >= 0, not {k}")
+        result = 0
+        while k > 0:
+            take = min(k, 64)
+            result = (result << take) | (self.next_u64() >> (64 - take))
+            k -= take
+        return result
+
+    def below(self, n: int) -> int:
+        """Return a uniformly distributed integer ``r`` with ``0 <= r < n``, without bias.
+
+        Draws ``n.bit_length()`` bits and rejects values ``>= n`` (fewer than two tries on
+        average), so ``n`` may be any positive integer, however large.
+
+        :raises ValueError: ``n < 1``.
+        """
+        if n < 1:
+            raise ValueError(f"below(n) needs n >= 1, not {n}")
+        if n == 1:
+            return 0
+        k = (n - 1).bit_length()
+        while True:
+            r = self.bits(k)
+            if r < n:
+                return r
+
+
+class Rng(WordStream):
     """xoshiro256**: a seeded stream of 64-bit integers with a serialisable state.
 
     >>> rng = Rng(42)
@@ -64,38 +111,6 @@ class Rng:
         s[2] ^= t
         s[3] = _rotl(s[3], 45)
         return result
-
-    def bits(self, k: int) -> int:
-        """Return an integer of ``k`` random bits (``0 <= result < 2**k``), ``k >= 0``.
-
-        Longer requests concatenate 64-bit words, high bits of each word first.
-        """
-        if k < 0:
-            raise ValueError(f"bits(k) needs k >= 0, not {k}")
-        result = 0
-        while k > 0:
-            take = min(k, 64)
-            result = (result << take) | (self.next_u64() >> (64 - take))
-            k -= take
-        return result
-
-    def below(self, n: int) -> int:
-        """Return a uniformly distributed integer ``r`` with ``0 <= r < n``, without bias.
-
-        Draws ``n.bit_length()`` bits and rejects values ``>= n`` (fewer than two tries on
-        average), so ``n`` may be any positive integer, however large.
-
-        :raises ValueError: ``n < 1``.
-        """
-        if n < 1:
-            raise ValueError(f"below(n) needs n >= 1, not {n}")
-        if n == 1:
-            return 0
-        k = (n - 1).bit_length()
-        while True:
-            r = self.bits(k)
-            if r < n:
-                return r
 
     def getstate(self) -> str:
         """Return the generator's state as 64 hex digits (JSON friendly)."""

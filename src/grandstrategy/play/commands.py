@@ -420,11 +420,26 @@ def simulate_command(
     The same seed gives the same games (and log hashes) on every run, with any --jobs and on
     either backend.
     """
-    from grandstrategy.play.simulate import GameReport, seats_for, simulate
+    from grandstrategy.play.simulate import GameReport, SimulationReport, seats_for, simulate
 
     options = _options(scenario)
     seats = seats_for(ruleset, options, bots)
     show_progress = not as_json and sys.stderr.isatty()
+
+    def run(progress: Callable[[GameReport], None] | None) -> SimulationReport:
+        return simulate(
+            ruleset,
+            options=options,
+            games=games,
+            seed=seed,
+            seats=seats,
+            jobs=jobs,
+            check=check,
+            progress=progress,
+            backend=backend,
+            address=address,
+        )
+
     if show_progress:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -438,34 +453,9 @@ def simulate_command(
             transient=True,
         ) as bar:
             task = bar.add_task("games", total=games)
-
-            def advance(_: GameReport) -> None:
-                bar.advance(task)
-
-            report = simulate(
-                ruleset,
-                options=options,
-                games=games,
-                seed=seed,
-                seats=seats,
-                jobs=jobs,
-                check=check,
-                progress=advance,
-                backend=backend,
-                address=address,
-            )
+            report = run(lambda _: bar.advance(task))
     else:
-        report = simulate(
-            ruleset,
-            options=options,
-            games=games,
-            seed=seed,
-            seats=seats,
-            jobs=jobs,
-            check=check,
-            backend=backend,
-            address=address,
-        )
+        report = run(None)
     if as_json:
         _print_json(report.to_json())
         return

@@ -49,7 +49,7 @@ from grandstrategy.core.ids import CHANCE, TERMINAL
 from grandstrategy.core.rng import Rng
 from grandstrategy.core.session import DecisionPoint
 from grandstrategy.core.state import GameState
-from grandstrategy.play.bots import _is_attack, derive_seed, option_prior
+from grandstrategy.play.bots import _is_attack, _option_text, derive_seed, option_prior
 from grandstrategy.play.games import position_value, seat_group
 
 DEFAULT_SIMULATIONS = 32
@@ -256,15 +256,6 @@ class SearchBot:
         top = max(priors)
         best = [a for a, p in zip(actions, priors, strict=True) if p >= top - 1e-9]
         return best[rng.below(len(best))]
-
-
-def _option_text(action: Action) -> str:
-    """The option part of an action's notation (``germany: diplomacy poland`` -> ``diplomacy poland``)."""
-    option = getattr(action, "option", None)
-    if isinstance(option, str):
-        return option
-    text = str(action)
-    return text.partition(":")[2].strip() or text
 
 
 __all__ = ["DEFAULT_SIMULATIONS", "MAX_SIMULATIONS", "SearchBot", "determinize"]
