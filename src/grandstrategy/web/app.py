@@ -2,8 +2,9 @@
 
 Routes (docs/web.md): ``POST /api/games`` creates a game; ``GET /api/games/{id}`` is the
 spectator's view; ``GET``/``POST /api/games/{id}/seats/{seat}[/moves]`` are a person's view and
-moves, with the seat's token in the ``X-Seat-Token`` header; ``GET /api/games/{id}/version`` is
-what pages poll; ``GET /api/games/{id}/export`` is the save file; ``GET /api/rules?q=...`` asks the
+moves, with the seat's token in the ``X-Seat-Token`` header, and ``.../undo`` takes back the seat's
+last choice; ``GET /api/games/{id}/events`` is the live stream (server-sent events) a page keeps
+open; ``GET /api/games/{id}/version`` is the game's version; ``GET /api/games/{id}/export`` is the save file; ``GET /api/rules?q=...`` asks the
 rules assistant (with ``game=ID``, that game's open decision is the question's context). ``/`` has
 the form that creates a game, ``/g/{id}`` the spectator's page and ``/g/{id}/{seat}?token=...`` a
 person's page.
@@ -12,19 +13,22 @@ person's page.
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Form, Header, Request
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.engine import Engine
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from grandstrategy.core.errors import UserInputError
 from grandstrategy.play.games import load_ruleset, seat_groups, seat_names
 from grandstrategy.play.seats import parse_seats
+from grandstrategy.web.live import TooManyWatchers
 from grandstrategy.web.service import MAX_OPTIONS_CHARS, GameService, WebError
 
 MAX_QUESTION_CHARS = 500
@@ -32,6 +36,13 @@ MAX_QUESTION_CHARS = 500
 
 MAX_BODY_BYTES = 16_384
 """Largest request body accepted (a move or a new game is a few hundred bytes)."""
+
+KEEPALIVE_SECONDS = 15.0
+"""A live stream sends a comment this often when nothing happens (proxies close silent
+connections) and rereads the game's version then (a change stored by another process on SQLite)."""
+
+RETRY_MS = 2000
+"""How long a browser waits before reconnecting a live stream that broke."""
 
 HERE = Path(__file__).parent
 
@@ -113,7 +124,44 @@ def create_app(engine: Engine) -> FastAPI:
 
     @app.get("/api/games/{game_id}/seats/{seat}")
     def seat_state(game_id: str, seat: str, x_seat_token: str | None = Header(None)) -> dict[str, Any]:
-        return service.state(game_id, seat, x_seat_token)
+        return service.look(game_id, seat, x_seat_token)
+
+    @app.post("/api/games/{game_id}/seats/{seat}/undo")
+    async def undo(
+        game_id: str, seat: str, request: Request, x_seat_token: str | None = Header(None)
+    ) -> dict[str, Any]:
+        data = await _json(request)
+        return await run_in_threadpool(service.undo, game_id, seat, x_seat_token, data.get("seen"))
+
+    @app.get("/api/games/{game_id}/events")
+    async def events(
+        game_id: str, seat: str = "", token: str = "", x_seat_token: str | None = Header(None)
+    ) -> StreamingResponse:
+        """Server-sent events: ``version`` (the game's version, log length and whether it is over)
+        at once and after every change, a comment as keep-alive. A seat's stream needs the seat's
+        token (``token`` in the query, since EventSource sends no headers, or ``X-Seat-Token``)."""
+        await run_in_threadpool(service.watch_check, game_id, seat or None, x_seat_token or token)
+        try:
+            watch = service.live.watch(game_id)
+        except TooManyWatchers as error:
+            raise WebError(503, str(error)) from None
+
+        async def stream() -> AsyncIterator[str]:
+            try:
+                yield f"retry: {RETRY_MS}\n\n"
+                last = None
+                while True:
+                    current = await run_in_threadpool(service.version, game_id)
+                    if current["version"] != last:
+                        last = current["version"]
+                        yield f"event: version\nid: {last}\ndata: {json.dumps(current)}\n\n"
+                    if not await watch.wait(KEEPALIVE_SECONDS):
+                        yield ": keep-alive\n\n"
+            finally:
+                watch.close()
+
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
 
     @app.post("/api/games/{game_id}/seats/{seat}/moves")
     async def move(
@@ -168,14 +216,19 @@ def create_app(engine: Engine) -> FastAPI:
         base = str(request.base_url).rstrip("/")
         return templates.TemplateResponse(request, "created.html", {"created": created, "base": base})
 
+    def _page(request: Request, state: dict[str, Any], token: str, part: str) -> Response:
+        """The whole page, or with ``part=body`` only the part a live page swaps in."""
+        template = "game_body.html" if part == "body" else "game.html"
+        response = templates.TemplateResponse(request, template, {"state": state, "token": token})
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
     @app.get("/g/{game_id}", response_class=HTMLResponse)
-    def spectator_page(request: Request, game_id: str) -> Response:
-        state = service.state(game_id, None)
-        return templates.TemplateResponse(request, "game.html", {"state": state, "token": ""})
+    def spectator_page(request: Request, game_id: str, part: str = "") -> Response:
+        return _page(request, service.state(game_id, None), "", part)
 
     @app.get("/g/{game_id}/{seat}", response_class=HTMLResponse)
-    def seat_page(request: Request, game_id: str, seat: str, token: str = "") -> Response:
-        state = service.state(game_id, seat, token)
-        return templates.TemplateResponse(request, "game.html", {"state": state, "token": token})
+    def seat_page(request: Request, game_id: str, seat: str, token: str = "", part: str = "") -> Response:
+        return _page(request, service.look(game_id, seat, token, narrate=True), token, part)
 
     return app

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -38,7 +38,9 @@ from grandstrategy.core.save import DICE_SCHEME, save_game
 from grandstrategy.core.session import Match
 from grandstrategy.play.bots import bot_seed, make_bot
 from grandstrategy.play.games import as_cataclysm, decision_prompt, load_ruleset, option_chances, summary
+from grandstrategy.play.narrate import Narrator, Told
 from grandstrategy.play.seats import HUMAN, parse_kind
+from grandstrategy.web.live import Notifier, notifier_for
 from grandstrategy.web.storage import ActionRow, ChanceRow, GameRow, SeatRow
 
 MAX_NAME = 64
@@ -55,6 +57,8 @@ LOCK_STRIPES = 64
 """Locks shared out among games by a hash of the game id."""
 CACHED_MATCHES = 64
 """Games kept in memory between requests (others are rebuilt from the database)."""
+SINCE_SHOWN = 200
+"""Most moves told in "since you were last here" (the latest ones)."""
 
 
 MOVED_ON = "the game moved on: look at the new position and choose again"
@@ -109,6 +113,11 @@ class GameService:
         self._matches: OrderedDict[str, Match] = OrderedDict()
         # Striped locks: a bounded set, so requests naming made-up games cannot grow it.
         self._locks = tuple(threading.Lock() for _ in range(LOCK_STRIPES))
+        # The stored version each cached match stands for (a length can recur after an undo).
+        self._versions: dict[str, int] = {}
+        # Live updates: the open event streams of this process and how stored changes reach them.
+        self.live: Notifier = notifier_for(engine)
+        self._told: OrderedDict[str, _Told] = OrderedDict()
 
     # ---- creating ---------------------------------------------------------------------------------
 
@@ -165,6 +174,7 @@ class GameService:
                     secret=secret.hex(),
                     commitment=commitment(secret),
                     log_length=len(match.log),
+                    version=len(match.log),
                     over=match.is_terminal(),
                     created=datetime.now(UTC).isoformat(timespec="seconds"),
                 )
@@ -175,7 +185,7 @@ class GameService:
                 session.add(SeatRow(game_id=game_id, seat=seat, kind=kind, token_hash=hashed))
             session.flush()
             _store_entries(session, game_id, match.log, 0, None)
-        self._remember(game_id, match)
+        self._remember(game_id, match, len(match.log))
         return Created(game_id, commitment(secret), tokens, kinds)
 
     # ---- reading ----------------------------------------------------------------------------------
@@ -203,18 +213,20 @@ class GameService:
     def _match(self, session: Session, game: GameRow) -> Match:
         """The game's match as stored: from memory when up to date, else replayed from the log."""
         cached = self._matches.get(game.id)
-        if cached is not None and len(cached.log) == game.log_length:
+        if cached is not None and self._versions.get(game.id) == game.version:
             self._matches.move_to_end(game.id)
             return cached
         match = _rebuild(session, game)
-        self._remember(game.id, match)
+        self._remember(game.id, match, game.version)
         return match
 
-    def _remember(self, game_id: str, match: Match) -> None:
+    def _remember(self, game_id: str, match: Match, version: int) -> None:
         self._matches[game_id] = match
+        self._versions[game_id] = version
         self._matches.move_to_end(game_id)
         while len(self._matches) > CACHED_MATCHES:
-            self._matches.popitem(last=False)
+            forgotten, _ = self._matches.popitem(last=False)
+            self._versions.pop(forgotten, None)
 
     def _lock(self, game_id: str) -> threading.Lock:
         """The lock that serialises this process's requests on ``game_id`` (one writer per game)."""
@@ -236,7 +248,23 @@ class GameService:
         """The game's log length and whether it is over (cheap: for polling)."""
         with Session(self.engine) as session:
             game = self._game(session, game_id)
-            return {"game_id": game.id, "log_length": game.log_length, "over": game.over}
+            return {
+                "game_id": game.id,
+                "version": game.version,
+                "log_length": game.log_length,
+                "over": game.over,
+            }
+
+    def watch_check(self, game_id: str, seat: str | None, token: str | None) -> JSONObject:
+        """:meth:`version`, after the same checks as the views (a seat needs its token).
+
+        :raises WebError: 404 no such game or seat; 403 wrong token.
+        """
+        with Session(self.engine) as session:
+            self._game(session, game_id)
+            if seat is not None:
+                self.authorise(session, game_id, seat, token)
+        return self.version(game_id)
 
     def _kinds(self, session: Session, game_id: str) -> dict[str, str]:
         rows = session.scalars(select(SeatRow).where(SeatRow.game_id == game_id))
@@ -252,14 +280,13 @@ class GameService:
         :raises WebError: 400 bad input or an illegal move (state unchanged); 403 wrong token;
             404 unknown game or seat; 409 the game moved on (``state`` holds the fresh one).
         """
-        if isinstance(seen, bool) or not isinstance(seen, int) or seen < 0:
-            raise _bad("seen must be the log length the move was chosen on (a whole number)")
+        seen_version = _check_seen(seen)
         text = _bounded(action, "action", MAX_ACTION_CHARS)
         mid = None if move_id is None else _bounded(move_id, "move_id")
         with self._lock(game_id):
             try:
                 with Session(self.engine) as session, session.begin():
-                    return self._move(session, game_id, seat, token, seen, text, mid)
+                    return self._move(session, game_id, seat, token, seen_version, text, mid)
             except (_Raced, IntegrityError):
                 # Another server process wrote this game first: this move is not applied.
                 self._matches.pop(game_id, None)
@@ -296,7 +323,7 @@ class GameService:
                 state["repeated"] = True
                 return state
         match = self._match(session, game)
-        if seen != game.log_length:
+        if seen != game.version:
             raise WebError(409, MOVED_ON, _payload(game, match, seat, kinds))
         before = len(match.log)
         mark = match.checkpoint()
@@ -306,14 +333,17 @@ class GameService:
         except UserInputError as error:
             match.rollback(mark)
             raise _bad(str(error)) from None
+        version = game.version + len(match.log) - before  # equal to the length until an undo
         claimed = session.execute(
             update(GameRow)
-            .where(GameRow.id == game_id, GameRow.log_length == before)
-            .values(log_length=len(match.log), over=match.is_terminal())
+            .where(GameRow.id == game_id, GameRow.version == game.version)
+            .values(log_length=len(match.log), over=match.is_terminal(), version=version)
         )
         if getattr(claimed, "rowcount", 0) != 1:
             raise _Raced()
         _store_entries(session, game_id, match.log, before, mid)
+        self.live.announce(session, game_id)
+        self._versions[game_id] = version
         session.flush()
         session.refresh(game)
         return _payload(game, match, seat, kinds)
@@ -368,6 +398,222 @@ class GameService:
                 dice["secret"] = game.secret
                 return replace(save, dice=dice).dumps()
             return replace(save, dice=dice, seed=0).dumps()
+
+    # ---- undo ---------------------------------------------------------------------------------------
+
+    def undo(self, game_id: str, seat: str, token: str | None, seen: object) -> JSONObject:
+        """Take back ``seat``'s last choice, with the bot moves after it, on the position of
+        version ``seen`` (see :func:`undo_point` for when that is allowed).
+
+        :raises WebError: 400 undo not allowed now (nothing changes); 403 wrong token; 404 unknown
+            game or seat; 409 the game moved on (``state`` holds the fresh one).
+        """
+        seen_version = _check_seen(seen)
+        with self._lock(game_id):
+            try:
+                with Session(self.engine) as session, session.begin():
+                    return self._undo(session, game_id, seat, token, seen_version)
+            except (_Raced, IntegrityError):
+                self._matches.pop(game_id, None)
+                with Session(self.engine) as session:
+                    game = self._game(session, game_id)
+                    fresh = _payload(game, self._match(session, game), seat, self._kinds(session, game_id))
+                raise WebError(409, MOVED_ON, fresh) from None
+            except BaseException:
+                self._matches.pop(game_id, None)
+                raise
+
+    def _undo(self, session: Session, game_id: str, seat: str, token: str | None, seen: int) -> JSONObject:
+        """The body of :meth:`undo`, inside its transaction."""
+        game = self._game(session, game_id)
+        self.authorise(session, game_id, seat, token)
+        kinds = self._kinds(session, game_id)
+        match = self._match(session, game)
+        if seen != game.version:
+            raise WebError(409, MOVED_ON, _payload(game, match, seat, kinds))
+        index = undo_point(match.log, seat, kinds, match.is_terminal())
+        entry = match.log[index]
+        assert isinstance(entry, ActionEntry)
+        earlier = _replay_prefix(game, match, index)
+        version = game.version + 1  # a new version: the same length may come back with another position
+        claimed = session.execute(
+            update(GameRow)
+            .where(GameRow.id == game_id, GameRow.version == game.version)
+            .values(log_length=index, over=False, version=version)
+        )
+        if getattr(claimed, "rowcount", 0) != 1:
+            raise _Raced()
+        session.execute(delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.idx >= index))
+        session.execute(delete(ChanceRow).where(ChanceRow.game_id == game_id, ChanceRow.idx >= index))
+        session.execute(
+            update(SeatRow)
+            .where(SeatRow.game_id == game_id, SeatRow.last_seen > index)
+            .values(last_seen=index)
+        )
+        self.live.announce(session, game_id)
+        session.flush()
+        session.refresh(game)
+        self._remember(game_id, earlier, version)
+        state = _payload(game, earlier, seat, kinds)
+        state["undone"] = entry.action
+        return state
+
+    # ---- a person's look at the game --------------------------------------------------------------
+
+    def look(self, game_id: str, seat: str, token: str | None, *, narrate: bool = False) -> JSONObject:
+        """What ``seat`` sees now (as :meth:`state`), remembering that its person has seen it.
+
+        ``last_seen`` in the answer is the log length the seat had seen before this look; with
+        ``narrate``, ``since`` tells the moves after it in sentences (the terminal's narration),
+        at most :data:`SINCE_SHOWN` of them, for the page's "since you were last here".
+
+        :raises WebError: 404 no such game or seat; 403 wrong token.
+        """
+        with self._lock(game_id), Session(self.engine) as session, session.begin():
+            game = self._game(session, game_id)
+            row = self.authorise(session, game_id, seat, token)
+            match = self._match(session, game)
+            state = _payload(game, match, seat, self._kinds(session, game_id))
+            before = min(row.last_seen, len(match.log))
+            state["last_seen"] = before
+            if narrate:
+                state["since"] = self._since(game, match, seat, before)
+            if row.last_seen != len(match.log):
+                row.last_seen = len(match.log)
+            return state
+
+    def _since(self, game: GameRow, match: Match, seat: str, start: int) -> list[JSONValue]:
+        """The moves from log index ``start`` on, told for ``seat``: one sentence per move with its
+        consequences, and the chance entries as the seat may see them where the rule set tells none."""
+        log = match.log
+        if start >= len(log):
+            return []
+        told = self._told.get(game.id)
+        if told is None or told.shadow.log != log[: len(told.shadow.log)]:
+            told = _Told(_fresh(game))
+        self._told[game.id] = told
+        self._told.move_to_end(game.id)
+        while len(self._told) > CACHED_MATCHES:
+            self._told.popitem(last=False)
+        told.extend(log)
+        visible = match.log_view(Seat(seat))
+        moves: list[JSONValue] = []
+        for index, move in told.moves:
+            if index < start and not (index == -1 and start == 0):
+                continue
+            lines = move.lines()
+            if not move.events:
+                end = next((i for i, _ in told.moves if i > index), len(log))
+                lines += [
+                    f"  {entry['label']}: {entry['outcome']}"
+                    for entry in visible[index + 1 : end]
+                    if entry.get("type") == "chance"
+                ]
+            moves.append({"index": index, "seat": move.seat, "lines": list(lines)})
+        return moves[-SINCE_SHOWN:]
+
+
+def _check_seen(seen: object) -> int:
+    """``seen`` as a version a client could have been given (a whole number, not negative).
+
+    :raises WebError: 400 otherwise.
+    """
+    if isinstance(seen, bool) or not isinstance(seen, int) or seen < 0:
+        raise _bad("seen must be the game's version the move was chosen on (a whole number)")
+    return seen
+
+
+def undo_point(log: tuple[LogEntry, ...], seat: str, kinds: Mapping[str, str], over: bool) -> int:
+    """The log index of ``seat``'s last choice, if it may be taken back now.
+
+    As in the terminal (``play/session.py``), undo stops at new information: not past a chance
+    event (a die, a draw). On the server it also stops at another person's choice, since that
+    person decided on the position the undo would take away; bots' moves after the choice are
+    taken back with it (they follow from the position). A finished game has revealed its dice
+    secret, so nothing in it is taken back.
+
+    :raises WebError: 400 with the reason when the undo is not allowed.
+    """
+    if over:
+        raise _bad("the game is over: nothing can be taken back")
+    mine = [i for i, entry in enumerate(log) if isinstance(entry, ActionEntry) and entry.seat == seat]
+    if not mine:
+        raise _bad(f"nothing to undo: {seat} has made no choice yet")
+    index = mine[-1]
+    entry = log[index]
+    assert isinstance(entry, ActionEntry)
+    what = entry.action.partition(": ")[2] or entry.action
+    for later in log[index + 1 :]:
+        if isinstance(later, ChanceEvent):
+            raise _bad(
+                f"cannot undo {what!r}: chance has spoken since ({later.label}); undo stops at dice and draws"
+            )
+        if isinstance(later, ActionEntry) and kinds.get(later.seat) == HUMAN:
+            raise _bad(f"cannot undo {what!r}: {later.seat} has chosen since")
+    return index
+
+
+def undo_offer(log: tuple[LogEntry, ...], seat: str, kinds: Mapping[str, str], over: bool) -> JSONValue:
+    """What an undo would take back for ``seat`` now (``action`` and the ``bot_moves`` after it),
+    or ``None`` when it is not allowed (the page shows the undo button only then)."""
+    try:
+        index = undo_point(log, seat, kinds, over)
+    except WebError:
+        return None
+    entry = log[index]
+    assert isinstance(entry, ActionEntry)
+    bots = sum(1 for later in log[index + 1 :] if isinstance(later, ActionEntry))
+    return {"action": entry.action, "bot_moves": bots}
+
+
+def _fresh(game: GameRow) -> Match:
+    """A new match of the stored game, before any action (with its committed dice)."""
+    options: Any = json.loads(game.options)
+    return Match(
+        load_ruleset(game.ruleset),
+        seed=int(game.seed),
+        options=options,
+        rng=CommittedRng(bytes.fromhex(game.secret)),
+    )
+
+
+def _replay_prefix(game: GameRow, match: Match, index: int) -> Match:
+    """The game replayed up to (not including) log entry ``index``, checked against ``match``."""
+    earlier = _fresh(game)
+    wanted = match.log[:index]
+    for entry in wanted:
+        if isinstance(entry, ActionEntry):
+            earlier.play(entry.seat, entry.action)
+    if earlier.log != wanted:
+        raise RuntimeError(f"game {game.id}: replaying {index} log entries did not reproduce them")
+    return earlier
+
+
+class _Told:
+    """A game's moves told so far (cached per game): a shadow match replayed alongside the log.
+
+    ``moves`` pairs each told move with the log index of its action (-1 for what the engine
+    logged before the first decision).
+    """
+
+    def __init__(self, shadow: Match) -> None:
+        self.shadow = shadow
+        self.narrator = Narrator(lambda _seat: True)
+        self.moves: list[tuple[int, Told]] = []
+        opening = self.narrator.opening(shadow.state)
+        if opening is not None:
+            self.moves.append((-1, opening))
+
+    def extend(self, log: tuple[LogEntry, ...]) -> None:
+        """Tell the actions of ``log`` past the shadow's log (``log`` continues the shadow's)."""
+        for index in range(len(self.shadow.log), len(log)):
+            entry = log[index]
+            if isinstance(entry, ActionEntry) and index >= len(self.shadow.log):
+                before = self.shadow.state
+                self.shadow.play(entry.seat, entry.action)
+                self.moves.append(
+                    (index, self.narrator.tell(before, self.shadow.state, entry.seat, entry.action))
+                )
 
 
 def _store_entries(
@@ -437,6 +683,7 @@ def _payload(game: GameRow, match: Match, seat: str | None, kinds: Mapping[str, 
         "seat": seat,
         "seats": dict(kinds),
         "log_length": len(match.log),
+        "version": game.version,
         "over": match.is_terminal(),
         "dice_commitment": game.commitment,
         "view": match.view(viewer),
@@ -445,6 +692,7 @@ def _payload(game: GameRow, match: Match, seat: str | None, kinds: Mapping[str, 
         "decision": None,
         "summary": _summary(match),
         "position": _position(match, seat),
+        "undo": None if seat is None else undo_offer(match.log, seat, kinds, match.is_terminal()),
     }
     if match.is_terminal():
         data["dice_secret"] = game.secret

@@ -3,7 +3,9 @@
 A game is stored as what reproduces it, never as pickled objects: the rule set, options, the
 bots' seed, the dice secret and its commitment, the seats (a person's seat keeps only the SHA-256
 of its invite token) and the log, one row per action and one per chance outcome, each with its
-index in the log. ``games.log_length`` is the version a move must name (optimistic concurrency).
+index in the log. ``games.version`` is the version a move must name (optimistic concurrency): it
+grows with the log and also on an undo, so a position taken back and played again is never
+mistaken for the old one. ``seats.last_seen`` is the log length a seat's person last looked at.
 The schema is created by the Alembic migration in ``migrations/`` when the server starts.
 """
 
@@ -47,6 +49,8 @@ class GameRow(Base):
     secret: Mapped[str] = mapped_column(String(64))  # hex; revealed only when the game is over
     commitment: Mapped[str] = mapped_column(String(64))
     log_length: Mapped[int] = mapped_column(Integer)
+    # Grows with every stored change, undo included, so it never names two positions (0002).
+    version: Mapped[int] = mapped_column(Integer, default=0)
     over: Mapped[bool] = mapped_column(default=False)
     created: Mapped[str] = mapped_column(String(32))
 
@@ -60,6 +64,8 @@ class SeatRow(Base):
     seat: Mapped[str] = mapped_column(String(64), primary_key=True)
     kind: Mapped[str] = mapped_column(String(32))
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # The log length this seat's person last looked at ("since you were last here", 0002).
+    last_seen: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class ActionRow(Base):

@@ -1,5 +1,6 @@
-// A game page: send a chosen move with the log length it was chosen on, and reload the page when
-// the game's version (its log length) changes. No framework, no build step.
+// A game page: send a chosen move (or an undo) with the game's version it was chosen on, and keep
+// the page current through the server's live stream (server-sent events): when the version
+// changes, fetch the page's body again and swap it in, without reloading. No framework, no build.
 (function () {
   "use strict";
   const root = document.getElementById("game");
@@ -7,8 +8,21 @@
   const game = root.dataset.game;
   const seat = root.dataset.seat;
   const token = root.dataset.token;
-  const seen = Number(root.dataset.seen);
   const message = document.getElementById("message");
+  const live = document.getElementById("live");
+  const gamePath = "/api/games/" + encodeURIComponent(game);
+  const seatPath = gamePath + "/seats/" + encodeURIComponent(seat);
+  const pageUrl = seat
+    ? "/g/" + encodeURIComponent(game) + "/" + encodeURIComponent(seat) + "?token=" + encodeURIComponent(token) + "&part=body"
+    : "/g/" + encodeURIComponent(game) + "?part=body";
+
+  function body() {
+    return document.getElementById("game-body");
+  }
+
+  function version() {
+    return Number(body().dataset.version);
+  }
 
   function newId() {
     const bytes = new Uint8Array(12);
@@ -16,29 +30,95 @@
     return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
   }
 
-  async function play(action, moveId) {
-    for (const button of document.querySelectorAll("button.choice")) button.disabled = true;
-    message.textContent = "Sending " + action + " ...";
-    const response = await fetch(
-      "/api/games/" + encodeURIComponent(game) + "/seats/" + encodeURIComponent(seat) + "/moves",
-      {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "X-Seat-Token": token },
-        body: JSON.stringify({ seen: seen, action: action, move_id: moveId }),
-      },
-    );
-    if (response.ok || response.status === 409) {
-      location.reload();
-      return;
-    }
-    const body = await response.json().catch(() => ({ detail: response.statusText }));
-    message.textContent = body.detail || "the move was refused";
-    for (const button of document.querySelectorAll("button.choice")) button.disabled = false;
+  function setButtons(disabled) {
+    for (const button of body().querySelectorAll("button")) button.disabled = disabled;
   }
 
-  for (const button of document.querySelectorAll("button.choice")) {
-    button.addEventListener("click", () => play(button.dataset.action, newId()));
+  // Fetch the page's body for the game as it is now and swap it in (one refresh at a time; a
+  // change announced meanwhile triggers one more).
+  let refreshing = null;
+  let again = false;
+  async function refresh() {
+    if (refreshing) {
+      again = true;
+      return refreshing;
+    }
+    refreshing = (async () => {
+      do {
+        again = false;
+        const response = await fetch(pageUrl, { cache: "no-store" });
+        if (!response.ok) {
+          message.textContent = "Could not load the game: " + response.status;
+          break;
+        }
+        const holder = document.createElement("div");
+        holder.innerHTML = await response.text();
+        const fresh = holder.querySelector("#game-body");
+        if (fresh) {
+          body().replaceWith(fresh);
+          bind();
+        }
+      } while (again);
+    })();
+    try {
+      await refreshing;
+    } finally {
+      refreshing = null;
+    }
   }
+
+  async function send(path, payload, what) {
+    setButtons(true);
+    message.textContent = "Sending " + what + " ...";
+    const response = await fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Seat-Token": token },
+      body: JSON.stringify(payload),
+    });
+    const answer = await response.json().catch(() => ({ detail: response.statusText }));
+    if (response.ok) {
+      message.textContent = answer.undone ? "Undone: " + answer.undone : "";
+      await refresh();
+      return;
+    }
+    message.textContent = answer.detail || "refused";
+    if (response.status === 409) {
+      await refresh();
+      return;
+    }
+    setButtons(false);
+  }
+
+  function bind() {
+    for (const button of body().querySelectorAll("button.choice")) {
+      button.addEventListener("click", () =>
+        send(seatPath + "/moves", { seen: version(), action: button.dataset.action, move_id: newId() }, button.dataset.action),
+      );
+    }
+    const undo = body().querySelector("#undo");
+    if (undo) undo.addEventListener("click", () => send(seatPath + "/undo", { seen: version() }, "undo"));
+  }
+  bind();
+
+  // The live stream: the server sends the game's version at once and after every change. The
+  // browser reconnects a broken stream by itself; a refused one (e.g. too many pages open) is
+  // tried again after a pause.
+  function connect() {
+    const url = gamePath + "/events" + (seat ? "?seat=" + encodeURIComponent(seat) + "&token=" + encodeURIComponent(token) : "");
+    const source = new EventSource(url);
+    source.addEventListener("open", () => {
+      live.textContent = "Live: others' moves appear here as they are made.";
+    });
+    source.addEventListener("version", (event) => {
+      const data = JSON.parse(event.data);
+      if (data.version !== version()) refresh();
+    });
+    source.addEventListener("error", () => {
+      live.textContent = "Live updates: reconnecting…";
+      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 5000);
+    });
+  }
+  connect();
 
   // The rules box: the assistant's answer (its fact, then the section) for this game's situation.
   const rulesForm = document.getElementById("rules-form");
@@ -71,21 +151,4 @@
       box.append(fact, title, summary);
     });
   }
-
-  async function poll() {
-    try {
-      const response = await fetch("/api/games/" + encodeURIComponent(game) + "/version");
-      if (response.ok) {
-        const body = await response.json();
-        if (body.log_length !== seen) {
-          location.reload();
-          return;
-        }
-      }
-    } catch (error) {
-      // The server is away for a moment: try again at the next tick.
-    }
-    setTimeout(poll, 1500);
-  }
-  setTimeout(poll, 1500);
 })();
