@@ -4,10 +4,11 @@ Routes (docs/web.md): ``POST /api/games`` creates a game; ``GET /api/games/{id}`
 spectator's view; ``GET``/``POST /api/games/{id}/seats/{seat}[/moves]`` are a person's view and
 moves, with the seat's token in the ``X-Seat-Token`` header, and ``.../undo`` takes back the seat's
 last choice; ``GET /api/games/{id}/events`` is the live stream (server-sent events) a page keeps
-open; ``GET /api/games/{id}/version`` is the game's version; ``GET /api/games/{id}/export`` is the save file; ``GET /api/rules?q=...`` asks the
-rules assistant (with ``game=ID``, that game's open decision is the question's context). ``/`` has
-the form that creates a game, ``/g/{id}`` the spectator's page and ``/g/{id}/{seat}?token=...`` a
-person's page.
+open; ``GET /api/games/{id}/version`` is the game's version; ``GET /api/games/{id}/export`` is the
+save file; ``GET /api/rules?q=...`` asks the rules assistant (with ``game=ID``, that game's open
+decision is the question's context). ``/`` has the form that creates a game, ``/g/{id}`` the
+spectator's page and ``/g/{id}/{seat}?token=...`` a person's page (``&part=body``: only the part a
+live page swaps in).
 """
 
 from __future__ import annotations

@@ -498,6 +498,12 @@ class GameService:
         told.extend(log)
         visible = match.log_view(Seat(seat))
         moves: list[JSONValue] = []
+        first = next((i for i, entry in enumerate(log) if isinstance(entry, ActionEntry)), len(log))
+        if start == 0 and first > 0 and not any(index == -1 for index, _ in told.moves):
+            # What chance decided before the first choice (who goes first ...), where no opening is told.
+            opening = [f"{e['label']}: {e['outcome']}" for e in visible[:first] if e.get("type") == "chance"]
+            if opening:
+                moves.append({"index": -1, "seat": "", "lines": opening})
         for index, move in told.moves:
             if index < start and not (index == -1 and start == 0):
                 continue
