@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -202,3 +203,20 @@ def test_open_streams_are_bounded_per_game(monkeypatch: pytest.MonkeyPatch) -> N
         assert notifier.watching("g1") == 2
 
     asyncio.run(scenario())
+
+
+def test_stopping_the_server_ends_the_open_streams(tmp_path: Path) -> None:
+    port = free_port()
+    server = start_server(f"sqlite:///{tmp_path / 'server.db'}", port)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=TIMEOUT) as client:
+            game = create_pig(client)
+            with client.stream("GET", stream_url(game, "north")) as response:
+                received = events(response)
+                assert next(received)["event"] == "version"
+                server.send_signal(signal.SIGINT)  # Ctrl-C: uvicorn waits for open responses to end
+                assert list(received) == []  # the stream ends (no more events) instead of hanging
+        server.wait(30)  # and the server exits (TimeoutExpired fails the test)
+    finally:
+        server.kill()
+        server.wait()

@@ -158,6 +158,8 @@ def create_app(engine: Engine) -> FastAPI:
                         yield f"event: version\nid: {last}\ndata: {json.dumps(current)}\n\n"
                     if not await watch.wait(KEEPALIVE_SECONDS):
                         yield ": keep-alive\n\n"
+                    if watch.ended:
+                        return
             finally:
                 watch.close()
 

@@ -15,13 +15,20 @@ changed. What wakes the watches is a :class:`Notifier`:
 Watches are created and woken on the event loop's thread only; other threads (the synchronous
 routes that store moves) hand wake-ups over with ``call_soon_threadsafe``. A stream also rereads
 the version at every keep-alive, which covers several processes on one SQLite file.
+
+A stream never ends by itself, and uvicorn waits for open responses before it stops; so the
+first watch in a server's main thread also chains a handler onto SIGINT and SIGTERM that ends
+every stream (the browsers reconnect to whatever serves next) before uvicorn's own handler runs.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
+import threading
 from abc import ABC, abstractmethod
+from types import FrameType
 from typing import Any
 
 from sqlalchemy import event, func, select
@@ -63,6 +70,11 @@ class Watch:
         self._flag.clear()
         return True
 
+    @property
+    def ended(self) -> bool:
+        """Whether the server is stopping: the stream should end now."""
+        return self.hub.stopping
+
     def close(self) -> None:
         """Stop watching (the stream ended or its client went away)."""
         self.hub.forget(self)
@@ -75,6 +87,8 @@ class Notifier(ABC):
         self._games: dict[str, set[Watch]] = {}
         self._count = 0
         self._loop: asyncio.AbstractEventLoop | None = None
+        self.stopping = False
+        self._hooked = False
 
     # ---- watching (on the event loop) ---------------------------------------------------------------
 
@@ -84,6 +98,9 @@ class Notifier(ABC):
         :raises TooManyWatchers: the game or the process has as many open streams as allowed.
         """
         self._loop = asyncio.get_running_loop()
+        if self.stopping:
+            raise TooManyWatchers("the server is stopping; the page will reconnect")
+        self._end_on_signals()
         watches = self._games.get(game_id, set())
         if len(watches) >= MAX_WATCHES_PER_GAME:
             raise TooManyWatchers(f"this game already has {MAX_WATCHES_PER_GAME} live pages open here")
@@ -125,6 +142,30 @@ class Notifier(ABC):
             return
         with contextlib.suppress(RuntimeError):  # the loop is shutting down
             loop.call_soon_threadsafe(self.wake, game_id)
+
+    def stop(self) -> None:
+        """End every stream (on the loop's thread): the server is stopping."""
+        self.stopping = True
+        self.wake_all()
+
+    def _end_on_signals(self) -> None:
+        """Chain :meth:`stop` before the handlers of SIGINT and SIGTERM the server installed (once;
+        only in the main thread, where signal handlers live)."""
+        if self._hooked or threading.current_thread() is not threading.main_thread():
+            return
+        self._hooked = True
+        loop = asyncio.get_running_loop()
+        for number in (signal.SIGINT, signal.SIGTERM):
+            previous = signal.getsignal(number)
+            if not callable(previous):
+                continue  # the default action or ignored: nobody stops gracefully on it
+
+            def handler(signum: int, frame: FrameType | None, previous: Any = previous) -> None:
+                with contextlib.suppress(RuntimeError):  # the loop is already closed
+                    loop.call_soon_threadsafe(self.stop)
+                previous(signum, frame)
+
+            signal.signal(number, handler)
 
     def started(self) -> None:
         """Hook run on the loop at each new watch (the PostgreSQL listener starts here once)."""
