@@ -1,7 +1,12 @@
-"""Two people in two real Chromium contexts: one moves, the other's page shows it by itself."""
+"""Two people in two real Chromium contexts: one moves, the other's page shows it by itself.
+
+With ``GS_DOCS_SCREENSHOT=1`` the waiting player's page is also saved as ``docs/web-play.png``
+(the README's picture of a game in the browser).
+"""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -12,6 +17,7 @@ from .helpers import create_pig, free_port, seat_state, start_server
 
 sync_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = shutil.which("chromium") or "/usr/lib/chromium/chromium"
+DOCS_SHOT = Path(__file__).resolve().parents[2] / "docs" / "web-play.png"
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no chromium installed (apt-get install chromium)")
@@ -33,13 +39,33 @@ def test_a_move_in_one_browser_shows_in_the_other_without_reloading(tmp_path: Pa
                     pages[seat] = page
                 assert pages[waiter].locator("button.choice").count() == 0
                 assert pages[waiter].locator("#status").inner_text() == f"{mover} to decide."
+                # A marker in the waiting page's window survives only if the page is never reloaded.
+                pages[waiter].evaluate("window.liveMarker = 'not reloaded'")
+                navigations: list[str] = []
+                pages[waiter].on("framenavigated", lambda frame: navigations.append(frame.url))
                 pages[mover].click('button.choice[data-action="hold"]')
-                # The waiting page polls the game's version and shows its own turn, untouched by the test.
+                # The server's event stream tells the waiting page, which swaps in its new body.
                 pages[waiter].wait_for_selector('button.choice[data-action="hold"]', timeout=20_000)
                 assert pages[waiter].locator("#status").inner_text() == f"{waiter} to decide."
                 assert f"{mover}: hold" in pages[waiter].locator("#log").inner_text()
+                assert f'{mover} answers "turn 1": hold' in pages[waiter].locator("#since").inner_text()
                 pages[mover].wait_for_selector(f"#status:has-text('{waiter} to decide.')", timeout=20_000)
                 assert pages[mover].locator("button.choice").count() == 0
+                pages[mover].wait_for_selector("#undo", timeout=20_000)  # nobody has acted since
+                assert pages[waiter].locator("#undo").count() == 0
+                shots = {seat: tmp_path / f"{seat}.png" for seat in pages}
+                for seat, page in pages.items():
+                    page.screenshot(path=str(shots[seat]), full_page=True)
+                    assert shots[seat].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+                if os.environ.get("GS_DOCS_SCREENSHOT"):
+                    shutil.copyfile(shots[waiter], DOCS_SHOT)
+                pages[mover].click("#undo")  # taken back: the waiting page loses its turn, live
+                pages[waiter].wait_for_selector(f"#status:has-text('{mover} to decide.')", timeout=20_000)
+                assert pages[waiter].locator("button.choice").count() == 0
+                pages[mover].wait_for_selector('button.choice[data-action="hold"]', timeout=20_000)
+                assert "Undone: hold" in pages[mover].locator("#message").inner_text()
+                assert pages[waiter].evaluate("window.liveMarker") == "not reloaded"
+                assert navigations == []
             finally:
                 browser.close()
     finally:
