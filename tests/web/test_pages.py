@@ -44,3 +44,32 @@ def test_the_seat_on_move_sees_its_choices_and_the_other_does_not(client: TestCl
     assert version["log_length"] > state["log_length"]
     spectator = client.get(f"/g/{game['game_id']}").text
     assert "spectator" in spectator and 'data-action="' not in spectator
+
+
+def test_the_form_chooses_rule_set_scenario_and_who_plays_and_gives_a_spectator_link(
+    client: TestClient,
+) -> None:
+    form = client.get("/").text
+    assert '<option value="cataclysm">' in form and '<option value="aa-revised">' in form
+    assert '<option value="europe-1939">' in form  # the scenarios, offered by name
+    assert "<code>soviet-union</code>" in form and "<code>americans</code>" in form  # the seats by name
+    page = client.post(
+        "/games",
+        data={
+            "ruleset": "cataclysm",
+            "scenario": "europe-1939",
+            "seats": "germany=human,italy=human,*=random",
+        },
+    )
+    assert page.status_code == 200, page.text
+    links = re.findall(r'class="invite" href="[^"]*?/g/([^/]+)/([\w-]+)\?token=([^"]+)"', page.text)
+    assert sorted(seat for _, seat, _ in links) == ["germany", "italy"]
+    game_id = links[0][0]
+    assert f'/g/{game_id}">' in page.text  # the spectator link
+    public = client.get(f"/api/games/{game_id}").json()
+    assert public["seats"]["germany"] == "human" and public["seats"]["france"] == "bot:random"
+    assert any("europe-1939" in line for line in public["summary"])
+    assert public["decision"] is None and public["position"] is None and public["undo"] is None
+    spectator = client.get(f"/g/{game_id}").text
+    assert 'class="choice"' not in spectator and 'id="power-status"' not in spectator
+    assert 'id="since"' not in spectator

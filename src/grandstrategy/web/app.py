@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,32 @@ RETRY_MS = 2000
 """How long a browser waits before reconnecting a live stream that broke."""
 
 HERE = Path(__file__).parent
+
+FORM_RULESETS = (("cataclysm", "Cataclysm"), ("aa-revised", "Axis & Allies Revised"))
+"""The rule sets the new-game form offers (the API takes any registered one)."""
+
+
+@lru_cache(maxsize=1)
+def form_choices() -> tuple[dict[str, Any], ...]:
+    """What the new-game form lists for each rule set: its seats, its named groups of seats and
+    its scenarios (so a person can fill in the seats and scenario without guessing names)."""
+    from grandstrategy.core.session import Match
+
+    choices = []
+    for name, label in FORM_RULESETS:
+        rules = load_ruleset(name)
+        state = Match(rules, seed=0).state
+        world = getattr(rules, "world", None)
+        choices.append(
+            {
+                "name": name,
+                "label": label,
+                "seats": list(state.seats()),
+                "groups": seat_groups(state),
+                "scenarios": list(getattr(world, "scenarios", ()) or ()),
+            }
+        )
+    return tuple(choices)
 
 
 def create_app(engine: Engine) -> FastAPI:
@@ -194,7 +221,7 @@ def create_app(engine: Engine) -> FastAPI:
 
     @app.get("/", response_class=HTMLResponse)
     def home(request: Request) -> Response:
-        return templates.TemplateResponse(request, "new.html", {"error": None})
+        return templates.TemplateResponse(request, "new.html", {"error": None, "rulesets": form_choices()})
 
     @app.post("/games", response_class=HTMLResponse)
     def new_game(
@@ -215,7 +242,8 @@ def create_app(engine: Engine) -> FastAPI:
             created = service.create(ruleset, options, kinds)
         except (WebError, UserInputError) as error:
             message = error.message if isinstance(error, WebError) else str(error)
-            return templates.TemplateResponse(request, "new.html", {"error": message}, status_code=400)
+            context = {"error": message, "rulesets": form_choices()}
+            return templates.TemplateResponse(request, "new.html", context, status_code=400)
         base = str(request.base_url).rstrip("/")
         return templates.TemplateResponse(request, "created.html", {"created": created, "base": base})
 
