@@ -1,7 +1,7 @@
 """Two people in two real Chromium contexts: one moves, the other's page shows it by itself.
 
-With ``GS_DOCS_SCREENSHOT=1`` the waiting player's page is also saved as ``docs/web-play.png``
-(the README's picture of a game in the browser).
+A Cataclysm seat's page plays one choice in place; with ``GS_DOCS_SCREENSHOT=1`` its screenshot
+is also saved as ``docs/web-play.png`` (the README's picture of a game in the browser).
 """
 
 from __future__ import annotations
@@ -57,8 +57,6 @@ def test_a_move_in_one_browser_shows_in_the_other_without_reloading(tmp_path: Pa
                 for seat, page in pages.items():
                     page.screenshot(path=str(shots[seat]), full_page=True)
                     assert shots[seat].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-                if os.environ.get("GS_DOCS_SCREENSHOT"):
-                    shutil.copyfile(shots[waiter], DOCS_SHOT)
                 pages[mover].click("#undo")  # taken back: the waiting page loses its turn, live
                 pages[waiter].wait_for_selector(f"#status:has-text('{mover} to decide.')", timeout=20_000)
                 assert pages[waiter].locator("button.choice").count() == 0
@@ -66,6 +64,46 @@ def test_a_move_in_one_browser_shows_in_the_other_without_reloading(tmp_path: Pa
                 assert "Undone: hold" in pages[mover].locator("#message").inner_text()
                 assert pages[waiter].evaluate("window.liveMarker") == "not reloaded"
                 assert navigations == []
+            finally:
+                browser.close()
+    finally:
+        server.kill()
+        server.wait()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no chromium installed (apt-get install chromium)")
+def test_a_cataclysm_seat_plays_a_choice_in_place_with_its_map_and_story(tmp_path: Path) -> None:
+    port = free_port()
+    server = start_server(f"sqlite:///{tmp_path / 'server.db'}", port)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+            created = client.post("/api/games", json={"ruleset": "cataclysm", "seats": {"germany": "human"}})
+            assert created.status_code == 201, created.text
+            game = created.json()
+        with sync_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM)
+            try:
+                page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+                page.goto(game["links"]["germany"])
+                assert page.locator("#power-status").inner_text().startswith("Germany (you)")
+                assert "Japan keeps the Washington Naval Treaty" in page.locator("#since").inner_text()
+                page.wait_for_function("document.getElementById('map').naturalWidth > 0", timeout=20_000)
+                version = page.locator("#game-body").get_attribute("data-version")
+                page.evaluate("window.liveMarker = 'not reloaded'")
+                page.locator("button.choice").first.click()
+                page.wait_for_function(
+                    f"document.getElementById('game-body').dataset.version !== '{version}'", timeout=20_000
+                )
+                assert (
+                    page.locator("#since li").first.inner_text().startswith("Germany ")
+                )  # its own choice, told
+                assert page.evaluate("window.liveMarker") == "not reloaded"
+                page.wait_for_selector("#since", timeout=20_000)  # the story stays after the live refreshes
+                shot = tmp_path / "germany.png"
+                page.screenshot(path=str(shot))
+                assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+                if os.environ.get("GS_DOCS_SCREENSHOT"):
+                    shutil.copyfile(shot, DOCS_SHOT)
             finally:
                 browser.close()
     finally:

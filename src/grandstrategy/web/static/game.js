@@ -34,18 +34,20 @@
     for (const button of body().querySelectorAll("button")) button.disabled = disabled;
   }
 
-  // Fetch the page's body for the game as it is now and swap it in (one refresh at a time; a
-  // change announced meanwhile triggers one more).
+  // Fetch the page's body for the game as it is now and swap it in, one refresh at a time. A
+  // version announced meanwhile triggers one more only if the fresh body is not already at it
+  // (each fetch moves the seat's "last seen" mark, so a needless one would empty "since you were
+  // last here" right after showing it).
   let refreshing = null;
-  let again = false;
-  async function refresh() {
+  let wanted = null;
+  async function refresh(target) {
     if (refreshing) {
-      again = true;
+      wanted = target === undefined ? -1 : target;
       return refreshing;
     }
     refreshing = (async () => {
-      do {
-        again = false;
+      for (;;) {
+        wanted = null;
         const response = await fetch(pageUrl, { cache: "no-store" });
         if (!response.ok) {
           message.textContent = "Could not load the game: " + response.status;
@@ -58,7 +60,8 @@
           body().replaceWith(fresh);
           bind();
         }
-      } while (again);
+        if (wanted === null || wanted === version()) break;
+      }
     })();
     try {
       await refreshing;
@@ -78,7 +81,7 @@
     const answer = await response.json().catch(() => ({ detail: response.statusText }));
     if (response.ok) {
       message.textContent = answer.undone ? "Undone: " + answer.undone : "";
-      await refresh();
+      await refresh(answer.version);
       return;
     }
     message.textContent = answer.detail || "refused";
@@ -111,7 +114,7 @@
     });
     source.addEventListener("version", (event) => {
       const data = JSON.parse(event.data);
-      if (data.version !== version()) refresh();
+      if (data.version !== version()) refresh(data.version);
     });
     source.addEventListener("error", () => {
       live.textContent = "Live updates: reconnecting…";
