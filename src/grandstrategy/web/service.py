@@ -245,7 +245,7 @@ class GameService:
             return _payload(game, self._match(session, game), seat, self._kinds(session, game_id))
 
     def version(self, game_id: str) -> JSONObject:
-        """The game's log length and whether it is over (cheap: for polling)."""
+        """The game's version, log length and whether it is over (cheap: what live streams send)."""
         with Session(self.engine) as session:
             game = self._game(session, game_id)
             return {
