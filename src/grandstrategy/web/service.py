@@ -3,10 +3,12 @@
 Everything a client receives is built here from the kernel's per-seat view
 (:meth:`Match.view`, :meth:`Match.log_view`): never the state itself, the cup order, the chance
 state, the bots' seed or the dice secret (which is revealed only when the game is over). A move
-names the log length its player saw; it is applied in one transaction that checks that length
-again (``UPDATE ... WHERE log_length = seen``), so of two moves made on the same position only
-the first counts and the other gets :class:`Conflict` with the fresh state. A move resubmitted
-with the same ``move_id`` is answered from what was stored, not played twice.
+names the game's version its player saw (the log length until an undo; every stored change raises
+it, so it never recurs); it is applied in one transaction that checks that version again
+(``UPDATE ... WHERE version = seen``), so of two moves made on the same position only the first
+counts and the other gets 409 with the fresh state. A move resubmitted with the same ``move_id``
+is answered from what was stored, not played twice. Every stored change is announced to the live
+streams (:mod:`grandstrategy.web.live`) from inside its transaction.
 """
 
 from __future__ import annotations
