@@ -220,3 +220,20 @@ def test_stopping_the_server_ends_the_open_streams(tmp_path: Path) -> None:
     finally:
         server.kill()
         server.wait()
+
+
+def test_a_stream_beyond_the_bound_gets_503_with_a_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(live, "MAX_WATCHES_PER_GAME", 1)
+    with (
+        serving(f"sqlite:///{tmp_path / 'server.db'}") as (base, _service),
+        httpx.Client(base_url=base, timeout=TIMEOUT) as client,
+    ):
+        game = create_pig(client)
+        with client.stream("GET", stream_url(game, "north")) as first:
+            received = events(first)  # kept: dropping the reader would close the connection
+            assert next(received)["event"] == "version"
+            refused = client.get(stream_url(game, "south"))
+            assert refused.status_code == 503
+            assert refused.json()["detail"] == "this game already has 1 live pages open here"
