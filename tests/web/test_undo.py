@@ -36,7 +36,7 @@ def held(client: TestClient) -> tuple[dict[str, Any], str, str, dict[str, Any], 
 
 def test_a_seat_takes_back_its_last_choice_before_anyone_else_acts(client: TestClient) -> None:
     game, mover, other, before, after = held(client)
-    assert after["undo"] == {"action": "hold", "bot_moves": 0}
+    assert after["undo"] == {"action": "hold", "label": "hold", "bot_moves": 0}
     assert seat_state(client, game, other)["undo"] is None  # the other seat has nothing to take back
     response = undo(client, game, mover, after["version"])
     assert response.status_code == 200, response.text

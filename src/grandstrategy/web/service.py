@@ -562,8 +562,9 @@ def undo_point(log: tuple[LogEntry, ...], seat: str, kinds: Mapping[str, str], o
 
 
 def undo_offer(log: tuple[LogEntry, ...], seat: str, kinds: Mapping[str, str], over: bool) -> JSONValue:
-    """What an undo would take back for ``seat`` now (``action`` and the ``bot_moves`` after it),
-    or ``None`` when it is not allowed (the page shows the undo button only then)."""
+    """What an undo would take back for ``seat`` now (the ``action``'s notation, its ``label``
+    without the seat, and the ``bot_moves`` after it), or ``None`` when it is not allowed (the
+    page shows the undo button only then)."""
     try:
         index = undo_point(log, seat, kinds, over)
     except WebError:
@@ -571,7 +572,8 @@ def undo_offer(log: tuple[LogEntry, ...], seat: str, kinds: Mapping[str, str], o
     entry = log[index]
     assert isinstance(entry, ActionEntry)
     bots = sum(1 for later in log[index + 1 :] if isinstance(later, ActionEntry))
-    return {"action": entry.action, "bot_moves": bots}
+    label = entry.action.partition(": ")[2] or entry.action
+    return {"action": entry.action, "label": label, "bot_moves": bots}
 
 
 def _fresh(game: GameRow) -> Match:
