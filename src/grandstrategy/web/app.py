@@ -12,6 +12,7 @@ person's page.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from grandstrategy.core.errors import UserInputError
 from grandstrategy.play.games import load_ruleset, seat_groups, seat_names
 from grandstrategy.play.seats import parse_seats
+from grandstrategy.web.limits import CREATE_LIMIT, CREATE_WINDOW, BodyLimit, RateLimiter, parse_rate
 from grandstrategy.web.service import MAX_OPTIONS_CHARS, GameService, WebError
 
 MAX_QUESTION_CHARS = 500
@@ -35,11 +37,32 @@ MAX_BODY_BYTES = 16_384
 
 HERE = Path(__file__).parent
 
+ENV_DB = "GRANDSTRATEGY_DB"
+"""The environment variable naming the database of :func:`app_from_environment`."""
+ENV_CREATE_LIMIT = "GRANDSTRATEGY_CREATE_LIMIT"
+"""The environment variable with the game creation limit, ``COUNT/SECONDS`` per client address."""
+ENV_MIGRATED = "GRANDSTRATEGY_MIGRATED"
+"""Set to 1 by ``serve`` once it has migrated the database, so that workers only connect."""
 
-def create_app(engine: Engine) -> FastAPI:
-    """The web app over a database engine whose schema is up to date (see ``storage.open_database``)."""
+
+def app_from_environment() -> FastAPI:
+    """The app factory uvicorn's worker processes import by name (``serve --workers N``): each
+    process builds its own app from the environment (``GRANDSTRATEGY_DB``, ``GRANDSTRATEGY_CREATE_LIMIT``)
+    and keeps no game only in its memory (every move is in the database before it is answered)."""
+    from grandstrategy.web.storage import DEFAULT_DB, open_database
+
+    limit, window = parse_rate(os.environ.get(ENV_CREATE_LIMIT) or f"{CREATE_LIMIT}/{CREATE_WINDOW:g}")
+    engine = open_database(os.environ.get(ENV_DB) or DEFAULT_DB, upgrade=os.environ.get(ENV_MIGRATED) != "1")
+    return create_app(engine, create_limit=RateLimiter(limit, window))
+
+
+def create_app(engine: Engine, *, create_limit: RateLimiter | None = None) -> FastAPI:
+    """The web app over a database engine whose schema is up to date (see ``storage.open_database``);
+    ``create_limit`` bounds the games one client address creates (default 20 per 10 minutes)."""
     app = FastAPI(title="grandstrategy", docs_url=None, redoc_url=None, openapi_url=None)
     service = GameService(engine)
+    limiter = create_limit or RateLimiter(CREATE_LIMIT, CREATE_WINDOW)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.state.service = service
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
@@ -75,11 +98,23 @@ def create_app(engine: Engine) -> FastAPI:
             raise WebError(400, "the request body must be a JSON object")
         return data
 
+    def _may_create(request: Request) -> None:
+        """Count a game creation for the client's address, or refuse it with 429."""
+        address = request.client.host if request.client else "unknown"
+        wait = limiter.allow(address)
+        if wait is not None:
+            raise WebError(
+                429,
+                f"too many new games from {address}: at most {limiter.limit} per "
+                f"{limiter.window:g} seconds; try again in {int(wait) + 1} seconds",
+            )
+
     # ---- API ------------------------------------------------------------------------------------
 
     @app.post("/api/games", status_code=201)
     async def create_game(request: Request) -> dict[str, Any]:
         data = await _json(request)
+        _may_create(request)
         options = data.get("options", {})
         created = service.create(data.get("ruleset"), options, data.get("seats"))
         base = str(request.base_url).rstrip("/")
@@ -154,6 +189,7 @@ def create_app(engine: Engine) -> FastAPI:
     ) -> Response:
         options: dict[str, Any] = {"scenario": scenario.strip()} if scenario.strip() else {}
         try:
+            _may_create(request)
             if len(seats) > MAX_OPTIONS_CHARS:
                 raise WebError(400, "the seats text is too long")
             rules = load_ruleset(ruleset[:64])
@@ -164,7 +200,8 @@ def create_app(engine: Engine) -> FastAPI:
             created = service.create(ruleset, options, kinds)
         except (WebError, UserInputError) as error:
             message = error.message if isinstance(error, WebError) else str(error)
-            return templates.TemplateResponse(request, "new.html", {"error": message}, status_code=400)
+            status = error.status if isinstance(error, WebError) else 400
+            return templates.TemplateResponse(request, "new.html", {"error": message}, status_code=status)
         base = str(request.base_url).rstrip("/")
         return templates.TemplateResponse(request, "created.html", {"created": created, "base": base})
 
