@@ -21,6 +21,7 @@ from .helpers import free_port
 sync_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = shutil.which("chromium") or "/usr/lib/chromium/chromium"
 PROGRAM = Path(sys.executable).with_name("grandstrategy")
+EUROPE = "europe-1939"
 MAKE_PLAY_TRAILER = ("--from-make", "make play")
 
 
@@ -123,7 +124,8 @@ def test_make_plays_command_serves_a_1933_game_a_browser_can_play_and_resumes_it
         assert link_again == link
         assert "resuming your game; you play germany" in lines_again[0]
         _wait_listening(base, again)
-        resumed = httpx.get(f"{base}/api/games/{game_id}/seats/germany", headers={"X-Seat-Token": token}).json()
+        url = f"{base}/api/games/{game_id}/seats/germany"
+        resumed = httpx.get(url, headers={"X-Seat-Token": token}).json()
         assert resumed["log_length"] == after["log_length"]
         assert _stop(again)[0] == 0
     finally:
@@ -141,21 +143,22 @@ def test_another_power_with_a_saved_game_says_to_start_a_new_one(tmp_path: Path)
     engine = open_database(db)
     service = GameService(engine)
     record = tmp_path / RECORD
-    first, created = find_or_create(service, db, record, power=None, scenario="europe-1939", new=False, again="x")
+    first, created = find_or_create(service, db, record, power=None, scenario=EUROPE, new=False, again="x")
     assert created and first.seat == "germany"
     assert record.stat().st_mode & 0o077 == 0  # the token is readable by its owner only
     same, created_again = find_or_create(
-        service, db, record, power="germany", scenario="europe-1939", new=False, again="x"
+        service, db, record, power="germany", scenario=EUROPE, new=False, again="x"
     )
     assert same == first and not created_again
     from grandstrategy.core.errors import UserInputError
 
-    with pytest.raises(UserInputError, match="played as germany, not italy; to start a new game as italy: again"):
-        find_or_create(service, db, record, power="italy", scenario="europe-1939", new=False, again="again")
-    fresh, made = find_or_create(service, db, record, power="italy", scenario="europe-1939", new=True, again="x")
+    refusal = "played as germany, not italy; to start a new game as italy: again"
+    with pytest.raises(UserInputError, match=refusal):
+        find_or_create(service, db, record, power="italy", scenario=EUROPE, new=False, again="again")
+    fresh, made = find_or_create(service, db, record, power="italy", scenario=EUROPE, new=True, again="x")
     assert made and fresh.seat == "italy" and fresh.game_id != first.game_id
     with pytest.raises(UserInputError, match="unknown seat 'narnia'"):
-        find_or_create(service, db, record, power="narnia", scenario="europe-1939", new=True, again="x")
+        find_or_create(service, db, record, power="narnia", scenario=EUROPE, new=True, again="x")
     assert find_or_create(service, db, record, power=None, scenario="x", new=False, again="x")[0] == fresh
     engine.dispose()
 

@@ -24,9 +24,7 @@ GRACEFUL_SECONDS = 3
 """How long a stopping server waits for open requests (a browser keeps connections open)."""
 
 
-def run_server(
-    db: str, host: str, port: int, *, workers: int = 1, create_limit: str | None = None
-) -> None:
+def run_server(db: str, host: str, port: int, *, workers: int = 1, create_limit: str | None = None) -> None:
     """Open (and migrate) the database, then serve the app with uvicorn until stopped.
 
     One worker serves from this process (rule sets registered in it are served too); several
@@ -83,7 +81,9 @@ def _announce_and_play(
     from grandstrategy.web.service import GameService
     from grandstrategy.web.storage import open_database
 
-    again = f"{from_make} POWER={power} NEW=1" if from_make else f"grandstrategy serve --play --power {power} --new"
+    again = f"grandstrategy serve --play --power {power} --new"
+    if from_make:
+        again = f"{from_make} POWER={power} NEW=1"
     engine = open_database(db)
     try:
         game, created = find_or_create(
