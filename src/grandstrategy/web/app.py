@@ -35,7 +35,24 @@ MAX_QUESTION_CHARS = 500
 MAX_BODY_BYTES = 16_384
 """Largest request body accepted (a move or a new game is a few hundred bytes)."""
 
+MAX_DEPTH = 16
+"""Deepest nesting of arrays and objects accepted in a request body (options are shallow)."""
+
 HERE = Path(__file__).parent
+
+
+def _too_deep(value: object) -> bool:
+    """Whether ``value`` nests arrays and objects more than :data:`MAX_DEPTH` deep (no recursion)."""
+    level: list[object] = [value]
+    for _ in range(MAX_DEPTH):
+        level = [
+            child
+            for item in level
+            for child in (item.values() if isinstance(item, dict) else item if isinstance(item, list) else ())
+        ]
+        if not level:
+            return False
+    return True
 
 ENV_DB = "GRANDSTRATEGY_DB"
 """The environment variable naming the database of :func:`app_from_environment`."""
@@ -94,8 +111,10 @@ def create_app(engine: Engine, *, create_limit: RateLimiter | None = None) -> Fa
             data = json.loads(body or b"null")
         except ValueError:
             raise WebError(400, "the request body is not valid JSON") from None
-        if not isinstance(data, dict):
-            raise WebError(400, "the request body must be a JSON object")
+        except RecursionError:
+            data = None  # nested past the parser's depth: refused just below
+        if not isinstance(data, dict) or _too_deep(data):
+            raise WebError(400, f"the request body must be a JSON object nested at most {MAX_DEPTH} deep")
         return data
 
     def _may_create(request: Request) -> None:
