@@ -54,6 +54,7 @@ def _too_deep(value: object) -> bool:
             return False
     return True
 
+
 ENV_DB = "GRANDSTRATEGY_DB"
 """The environment variable naming the database of :func:`app_from_environment`."""
 ENV_CREATE_LIMIT = "GRANDSTRATEGY_CREATE_LIMIT"
