@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -192,7 +193,7 @@ def test_serve_workers_starts_several_processes_on_one_port(tmp_path: Any) -> No
                         break
                 except httpx.TransportError:
                     assert server.poll() is None, server.stderr.read() if server.stderr else ""
-                    subprocess.run(["sleep", "0.1"], check=True)
+                    time.sleep(0.1)  # wait for the workers to listen (no timing is asserted)
             made = client.post("/api/games", json={"ruleset": "cataclysm", "seats": {"germany": "human"}})
             assert made.status_code == 201, made.text
             assert client.get(f"/api/games/{made.json()['game_id']}/version").status_code == 200
