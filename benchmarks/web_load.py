@@ -8,9 +8,9 @@ hosts behind a proxy would be; the toy Pig rule set of ``tests/core/toy_game.py`
 throwaway PostgreSQL cluster with ``--pg`` (``initdb``/``pg_ctl``, as the tests' fixture does), then
 runs ``--games`` games (``--cataclysm`` of them Cataclysm 1933 campaigns with two people and bots,
 the others Pig: half between two people, half a person against a bot) with ``--clients`` clients
-in all: one per person's seat, the rest spectators polling the game's version and reading its state
-when it changes. Each client talks to the server processes in turn. People think 0.1-0.5 s, then
-move; bots play on the server in the same request.
+in all: one per person's seat, the rest spectators; like the game page, every client polls the game's
+version about once a second and reads its state when it changed. Each client talks to the server
+processes in turn. People think 0.1-0.5 s, then move; bots play on the server in the same request.
 
 Reported: move latency p50/p95 (client side, per rule set), people's moves and all actions (bots
 included) per second, 409s, errors, lost and duplicated moves (every game's stored log, read back
@@ -145,23 +145,31 @@ class Tally:
 
 
 async def player(bases: list[str], game: Game, seat: str, seed: int, stop: float, tally: Tally) -> None:
-    """One person: wait for their turn, think, move (a seeded choice), repeat until ``stop``."""
+    """One person, as the page behaves: read the seat's state, and while it is not their turn poll
+    the game's version about once a second, reading the state again when it changed; on their turn
+    think 0.1-0.5 s and move (a seeded choice); the move's answer is the next state."""
     rng = random.Random(seed)
     token = game.created["tokens"][seat]
     gid = game.created["game_id"]
     headers = {"X-Seat-Token": token}
     turn = 0
+    state: dict[str, Any] | None = None
     async with httpx.AsyncClient(timeout=120) as client:
         while time.monotonic() < stop:
             base = bases[turn % len(bases)]
             turn += 1
             try:
-                state = (await client.get(f"{base}/api/games/{gid}/seats/{seat}", headers=headers)).json()
-                tally.reads += 1
+                if state is None:
+                    state = (await client.get(f"{base}/api/games/{gid}/seats/{seat}", headers=headers)).json()
+                    tally.reads += 1
                 if state.get("over"):
                     return
                 if state.get("to_act") != seat or not state.get("decision"):
-                    await asyncio.sleep(0.3)
+                    await asyncio.sleep(rng.uniform(0.7, 1.3))
+                    version = (await client.get(f"{base}/api/games/{gid}/version")).json()
+                    tally.reads += 1
+                    if version["log_length"] != state["log_length"]:
+                        state = None
                     continue
                 await asyncio.sleep(rng.uniform(0.1, 0.5))
                 choices = [c["action"] for c in state["decision"]["choices"]]
@@ -173,9 +181,7 @@ async def player(bases: list[str], game: Game, seat: str, seed: int, stop: float
                 body = {"seen": state["log_length"], "action": action, "move_id": move_id}
                 started = time.perf_counter()
                 response = await client.post(
-                    f"{bases[turn % len(bases)]}/api/games/{gid}/seats/{seat}/moves",
-                    headers=headers,
-                    json=body,
+                    f"{base}/api/games/{gid}/seats/{seat}/moves", headers=headers, json=body
                 )
                 elapsed = time.perf_counter() - started
                 if response.status_code == 200:
@@ -183,12 +189,16 @@ async def player(bases: list[str], game: Game, seat: str, seed: int, stop: float
                     if response.json().get("repeated"):
                         game.accepted_twice += 1
                     game.accepted[state["log_length"]] = (seat, action)
+                    state = response.json()
                 elif response.status_code == 409:
                     tally.conflicts += 1
+                    state = response.json().get("state")
                 else:
                     tally.errors.append(f"{response.status_code} {response.text[:200]}")
+                    state = None
             except httpx.HTTPError as error:
                 tally.errors.append(f"{type(error).__name__}: {error}")
+                state = None
                 await asyncio.sleep(0.5)
 
 
