@@ -113,6 +113,15 @@ def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
     sys.exit("the server did not start")
 
 
+def cpu_seconds(pid: int) -> float:
+    """A process's CPU time so far (user and system), from /proc: how much of the machine it got."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def memory_kib(pid: int) -> tuple[int, int]:
     """A process's resident memory now and its peak (KiB), from /proc."""
     values = {"VmRSS": 0, "VmHWM": 0}
@@ -142,6 +151,20 @@ class Tally:
     conflicts: int = 0
     errors: list[str] = field(default_factory=list)
     reads: int = 0
+
+
+async def send_move(
+    client: httpx.AsyncClient, url: str, headers: dict[str, str], body: dict[str, Any]
+) -> httpx.Response:
+    """Post a move; when the connection fails (a keep-alive connection closed under it), send the
+    same body again, as the page would: its move id makes a second delivery harmless."""
+    for attempt in range(3):
+        try:
+            return await client.post(url, headers=headers, json=body)
+        except httpx.TransportError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
 
 
 async def player(bases: list[str], game: Game, seat: str, seed: int, stop: float, tally: Tally) -> None:
@@ -180,8 +203,8 @@ async def player(bases: list[str], game: Game, seat: str, seed: int, stop: float
                 move_id = f"{gid}-{seat}-{turn}"
                 body = {"seen": state["log_length"], "action": action, "move_id": move_id}
                 started = time.perf_counter()
-                response = await client.post(
-                    f"{base}/api/games/{gid}/seats/{seat}/moves", headers=headers, json=body
+                response = await send_move(
+                    client, f"{base}/api/games/{gid}/seats/{seat}/moves", headers, body
                 )
                 elapsed = time.perf_counter() - started
                 if response.status_code == 200:
@@ -353,8 +376,12 @@ def main() -> None:
         for port in ports:
             servers.append(start_server(db, port))
         try:
+            cpu_before = [cpu_seconds(server.pid) for server in servers]
+            load_before = os.getloadavg()[0]
             results = asyncio.run(run(args, [f"http://127.0.0.1:{port}" for port in ports]))
             memory = [memory_kib(server.pid) for server in servers]
+            cpu_used = [cpu_seconds(s.pid) - before for s, before in zip(servers, cpu_before, strict=True)]
+            load_after = os.getloadavg()[0]
         finally:
             for server in servers:
                 server.terminate()
@@ -373,6 +400,8 @@ def main() -> None:
             "processes": args.processes,
             "server_rss_mib": [round(now / 1024, 1) for now, _ in memory],
             "server_peak_rss_mib": [round(peak / 1024, 1) for _, peak in memory],
+            "server_cpu_seconds": [round(used, 1) for used in cpu_used],
+            "load_average_1min": [round(load_before, 1), round(load_after, 1)],
             "machine": f"{os.cpu_count()} CPUs, {cpu}, Python {platform.python_version()}",
             "date": time.strftime("%Y-%m-%d", time.gmtime()),
         }
