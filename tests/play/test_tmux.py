@@ -126,12 +126,12 @@ MAKE = shutil.which("make")
     MAKE is None or not (REPO / ".venv" / ".installed").exists() or Path(sys.prefix) != REPO / ".venv",
     reason="needs make and the repository's own .venv (as `make test` sets up)",
 )
-def test_make_play_shows_chances_and_the_position_at_80_by_24(tmp_path: Path) -> None:
-    """Issue 12 as a new user sees it: `make play` in an 80x24 terminal, a political action shows
+def test_make_play_terminal_shows_chances_and_the_position_at_80_by_24(tmp_path: Path) -> None:
+    """Issue 12 as a new user sees it: `make play-terminal` in an 80x24 terminal, a political action shows
     each option's chance before the dice, `status` lists the power's position, and an operation shows
     its exact odds on the menu and again at each activation, changing as units join."""
     save = tmp_path / "game.json"
-    command = f"make play SAVE={save} SCENARIO=europe-1939 SEED=11"
+    command = f"make play-terminal SAVE={save} SCENARIO=europe-1939 SEED=11"
     pane = Pane(f"gs-make-{os.getpid()}", command, REPO, width=80, height=24)
     try:
         screen = pane.wait_for(lambda s: "germany>" in s and "place the flag gained" in s)

@@ -180,7 +180,7 @@ def play_command(
     if session is None:
         return
     game = TerminalGame(session, console, read_line, again=again, strict=moves is not None)
-    with _foreground(enabled=from_make is not None):
+    with terminal_foreground(enabled=from_make is not None):
         game.run()
 
 
@@ -309,7 +309,7 @@ def _start(save_path: Path, power: str | None, scenario: str | None, old: PlaySe
 
 
 @contextlib.contextmanager
-def _foreground(*, enabled: bool) -> Iterator[None]:
+def terminal_foreground(*, enabled: bool) -> Iterator[None]:
     """Make this process the terminal's foreground process group for the game, then give it back.
 
     Under ``make play``, Ctrl-C would otherwise reach make as well, which reports an interrupted

@@ -14,6 +14,7 @@ live page swaps in).
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import AsyncIterator
 from functools import lru_cache
 from pathlib import Path
@@ -30,6 +31,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from grandstrategy.core.errors import UserInputError
 from grandstrategy.play.games import load_ruleset, seat_groups, seat_names
 from grandstrategy.play.seats import parse_seats
+from grandstrategy.web.limits import CREATE_LIMIT, CREATE_WINDOW, BodyLimit, RateLimiter, parse_rate
 from grandstrategy.web.live import TooManyWatchers
 from grandstrategy.web.service import MAX_OPTIONS_CHARS, GameService, WebError
 
@@ -45,6 +47,9 @@ connections) and rereads the game's version then (a change stored by another pro
 
 RETRY_MS = 2000
 """How long a browser waits before reconnecting a live stream that broke."""
+
+MAX_DEPTH = 16
+"""Deepest nesting of arrays and objects accepted in a request body (options are shallow)."""
 
 HERE = Path(__file__).parent
 
@@ -75,10 +80,46 @@ def form_choices() -> tuple[dict[str, Any], ...]:
     return tuple(choices)
 
 
-def create_app(engine: Engine) -> FastAPI:
-    """The web app over a database engine whose schema is up to date (see ``storage.open_database``)."""
+def _too_deep(value: object) -> bool:
+    """Whether ``value`` nests arrays and objects more than :data:`MAX_DEPTH` deep (no recursion)."""
+    level: list[object] = [value]
+    for _ in range(MAX_DEPTH):
+        level = [
+            child
+            for item in level
+            for child in (item.values() if isinstance(item, dict) else item if isinstance(item, list) else ())
+        ]
+        if not level:
+            return False
+    return True
+
+
+ENV_DB = "GRANDSTRATEGY_DB"
+"""The environment variable naming the database of :func:`app_from_environment`."""
+ENV_CREATE_LIMIT = "GRANDSTRATEGY_CREATE_LIMIT"
+"""The environment variable with the game creation limit, ``COUNT/SECONDS`` per client address."""
+ENV_MIGRATED = "GRANDSTRATEGY_MIGRATED"
+"""Set to 1 by ``serve`` once it has migrated the database, so that workers only connect."""
+
+
+def app_from_environment() -> FastAPI:
+    """The app factory uvicorn's worker processes import by name (``serve --workers N``): each
+    process builds its own app from the environment (``GRANDSTRATEGY_DB``, ``GRANDSTRATEGY_CREATE_LIMIT``)
+    and keeps no game only in its memory (every move is in the database before it is answered)."""
+    from grandstrategy.web.storage import DEFAULT_DB, open_database
+
+    limit, window = parse_rate(os.environ.get(ENV_CREATE_LIMIT) or f"{CREATE_LIMIT}/{CREATE_WINDOW:g}")
+    engine = open_database(os.environ.get(ENV_DB) or DEFAULT_DB, upgrade=os.environ.get(ENV_MIGRATED) != "1")
+    return create_app(engine, create_limit=RateLimiter(limit, window))
+
+
+def create_app(engine: Engine, *, create_limit: RateLimiter | None = None) -> FastAPI:
+    """The web app over a database engine whose schema is up to date (see ``storage.open_database``);
+    ``create_limit`` bounds the games one client address creates (default 20 per 10 minutes)."""
     app = FastAPI(title="grandstrategy", docs_url=None, redoc_url=None, openapi_url=None)
     service = GameService(engine)
+    limiter = create_limit or RateLimiter(CREATE_LIMIT, CREATE_WINDOW)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.state.service = service
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
@@ -110,15 +151,29 @@ def create_app(engine: Engine) -> FastAPI:
             data = json.loads(body or b"null")
         except ValueError:
             raise WebError(400, "the request body is not valid JSON") from None
-        if not isinstance(data, dict):
-            raise WebError(400, "the request body must be a JSON object")
+        except RecursionError:
+            data = None  # nested past the parser's depth: refused just below
+        if not isinstance(data, dict) or _too_deep(data):
+            raise WebError(400, f"the request body must be a JSON object nested at most {MAX_DEPTH} deep")
         return data
+
+    def _may_create(request: Request) -> None:
+        """Count a game creation for the client's address, or refuse it with 429."""
+        address = request.client.host if request.client else "unknown"
+        wait = limiter.allow(address)
+        if wait is not None:
+            raise WebError(
+                429,
+                f"too many new games from {address}: at most {limiter.limit} per "
+                f"{limiter.window:g} seconds; try again in {int(wait) + 1} seconds",
+            )
 
     # ---- API ------------------------------------------------------------------------------------
 
     @app.post("/api/games", status_code=201)
     async def create_game(request: Request) -> dict[str, Any]:
         data = await _json(request)
+        _may_create(request)
         options = data.get("options", {})
         created = service.create(data.get("ruleset"), options, data.get("seats"))
         base = str(request.base_url).rstrip("/")
@@ -232,6 +287,7 @@ def create_app(engine: Engine) -> FastAPI:
     ) -> Response:
         options: dict[str, Any] = {"scenario": scenario.strip()} if scenario.strip() else {}
         try:
+            _may_create(request)
             if len(seats) > MAX_OPTIONS_CHARS:
                 raise WebError(400, "the seats text is too long")
             rules = load_ruleset(ruleset[:64])
@@ -242,8 +298,9 @@ def create_app(engine: Engine) -> FastAPI:
             created = service.create(ruleset, options, kinds)
         except (WebError, UserInputError) as error:
             message = error.message if isinstance(error, WebError) else str(error)
+            status = error.status if isinstance(error, WebError) else 400
             context = {"error": message, "rulesets": form_choices()}
-            return templates.TemplateResponse(request, "new.html", context, status_code=400)
+            return templates.TemplateResponse(request, "new.html", context, status_code=status)
         base = str(request.base_url).rstrip("/")
         return templates.TemplateResponse(request, "created.html", {"created": created, "base": base})
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, select, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -240,6 +240,13 @@ class GameService:
 
         :raises WebError: 404 no such game or seat; 403 wrong token.
         """
+        payload = self._state(game_id, seat, token)
+        if _bot_due(payload) and self.play_due_bots(game_id):
+            payload = self._state(game_id, seat, token)
+        return payload
+
+    def _state(self, game_id: str, seat: str | None, token: str | None) -> JSONObject:
+        """The body of :meth:`state`: the stored position as ``seat`` sees it."""
         with self._lock(game_id), Session(self.engine) as session:
             game = self._game(session, game_id)
             if seat is not None:
@@ -311,6 +318,7 @@ class GameService:
         mid: str | None,
     ) -> JSONObject:
         """The body of :meth:`move`, inside its transaction."""
+        hold_game_lock(session, game_id)
         game = self._game(session, game_id)
         self.authorise(session, game_id, seat, token)
         kinds = self._kinds(session, game_id)
@@ -360,6 +368,53 @@ class GameService:
                 return
             bot = make_bot(kinds[decision.seat], bot_seed(seed, decision.seat))
             match.play(decision.seat, bot.choose(match.state, decision, ply=len(match.log)))
+
+    def play_due_bots(self, game_id: str) -> bool:
+        """Let the bots play if the stored game waits on a bot (a safety net: bots normally play in
+        the transaction of the move that made it their turn). Any process may notice it; exactly
+        one plays: on PostgreSQL the one that wins the game's advisory lock (the others return at
+        once), on SQLite the one whose ``UPDATE ... WHERE version = seen`` commits first (SQLite
+        lets one writer at a time). The bots' choices depend only on the bots seed, the seat and the
+        log length, so a loser's discarded work is identical to the winner's: nothing duplicates.
+
+        :returns: whether this call stored bot moves.
+        """
+        with self._lock(game_id):
+            try:
+                with Session(self.engine) as session, session.begin():
+                    if not try_game_lock(session, game_id):
+                        return False
+                    game = self._game(session, game_id)
+                    match = self._match(session, game)
+                    kinds = self._kinds(session, game_id)
+                    decision = match.decision()
+                    if decision is None or kinds.get(decision.seat) == HUMAN:
+                        return False
+                    before = len(match.log)
+                    mark = match.checkpoint()
+                    try:
+                        self._run_bots(match, kinds, int(game.seed))
+                    except BaseException:
+                        match.rollback(mark)
+                        raise
+                    version = game.version + len(match.log) - before
+                    claimed = session.execute(
+                        update(GameRow)
+                        .where(GameRow.id == game_id, GameRow.version == game.version)
+                        .values(log_length=len(match.log), over=match.is_terminal(), version=version)
+                    )
+                    if getattr(claimed, "rowcount", 0) != 1:
+                        raise _Raced()
+                    _store_entries(session, game_id, match.log, before, None)
+                    self.live.announce(session, game_id)
+                    self._versions[game_id] = version
+                    return True
+            except (_Raced, IntegrityError):
+                self._matches.pop(game_id, None)
+                return False
+            except BaseException:
+                self._matches.pop(game_id, None)
+                raise
 
     def map_svg(self, game_id: str) -> str:
         """The board as SVG (public: the map, units and control cubes).
@@ -624,6 +679,35 @@ class _Told:
                 self.moves.append(
                     (index, self.narrator.tell(before, self.shadow.state, entry.seat, entry.action))
                 )
+
+
+def _bot_due(payload: JSONObject) -> bool:
+    """Whether a state waits on a bot's seat."""
+    seat, kinds = payload.get("to_act"), payload.get("seats")
+    return isinstance(seat, str) and isinstance(kinds, dict) and kinds.get(seat) not in (None, HUMAN)
+
+
+def _lock_key(game_id: str) -> int:
+    """The game's advisory lock key: 64 bits of the SHA-256 of its id, as PostgreSQL's signed bigint."""
+    return int.from_bytes(hashlib.sha256(game_id.encode("utf-8", "replace")).digest()[:8], "big", signed=True)
+
+
+def hold_game_lock(session: Session, game_id: str) -> None:
+    """On PostgreSQL, wait for the game's transaction-scoped advisory lock, so that of all the
+    server processes only one at a time writes this game (its move and the bots' moves after it);
+    the lock ends with the transaction. Elsewhere a no-op: SQLite lets one writer at a time, and the
+    ``UPDATE ... WHERE version = seen`` check turns the later of two writes into a 409."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _lock_key(game_id)})
+
+
+def try_game_lock(session: Session, game_id: str) -> bool:
+    """Like :func:`hold_game_lock` without waiting: False when another process holds the lock
+    (it is already writing this game). Always True off PostgreSQL."""
+    if session.get_bind().dialect.name != "postgresql":
+        return True
+    got = session.execute(text("SELECT pg_try_advisory_xact_lock(:key)"), {"key": _lock_key(game_id)})
+    return bool(got.scalar())
 
 
 def _store_entries(

@@ -103,8 +103,9 @@ def normalise_url(url: str) -> str:
     return url
 
 
-def open_database(url: str = DEFAULT_DB) -> Engine:
-    """Connect to ``url`` and bring its schema up to date (the Alembic migrations, to head)."""
+def open_database(url: str = DEFAULT_DB, *, upgrade: bool = True) -> Engine:
+    """Connect to ``url`` and bring its schema up to date (the Alembic migrations, to head);
+    ``upgrade=False`` only connects (a worker process whose parent already migrated)."""
     engine = create_engine(normalise_url(url))
     if engine.dialect.name == "sqlite":
 
@@ -116,7 +117,8 @@ def open_database(url: str = DEFAULT_DB) -> Engine:
             cursor.execute("PRAGMA busy_timeout=5000")
             cursor.close()
 
-    migrate(engine)
+    if upgrade:
+        migrate(engine)
     return engine
 
 
