@@ -120,8 +120,8 @@ def test_bad_moves_and_addresses_get_one_clear_4xx_and_change_nothing(client: Te
     url = f"/api/games/{game['game_id']}/seats/{seat}/moves"
     token = {"X-Seat-Token": game["tokens"][seat]}
     cases: list[tuple[object, int, str]] = [
-        ({"seen": True, "action": "hold"}, 400, "seen must be the log length"),
-        ({"seen": "3", "action": "hold"}, 400, "seen must be the log length"),
+        ({"seen": True, "action": "hold"}, 400, "seen must be the game's version"),
+        ({"seen": "3", "action": "hold"}, 400, "seen must be the game's version"),
         ({"seen": seen, "action": ["hold"]}, 400, "action must be non-empty text"),
         ({"seen": seen, "action": "   "}, 400, "action must be non-empty text"),
         ({"seen": seen, "action": "h" * 501}, 400, "longer than 500"),

@@ -102,9 +102,12 @@ def test_make_play_command_serves_a_1933_game_a_browser_can_play_and_resumes_it(
                 buttons = tab.locator("button.choice")
                 assert buttons.count() == len(choices)
                 chosen = buttons.first.get_attribute("data-action")
-                with tab.expect_navigation(timeout=60_000):  # the page reloads once the move is stored
-                    buttons.first.click()
-                assert int(tab.locator("#game").get_attribute("data-seen") or 0) > api["log_length"]
+                version = tab.locator("#game-body").get_attribute("data-version")
+                buttons.first.click()  # the page swaps in the new position once the move is stored
+                tab.wait_for_function(
+                    f"document.getElementById('game-body').dataset.version !== '{version}'", timeout=60_000
+                )
+                assert int(tab.locator("#game-body").get_attribute("data-version") or 0) > api["log_length"]
             finally:
                 browser.close()
         after = httpx.get(f"{base}/api/games/{game_id}/seats/germany", headers={"X-Seat-Token": token}).json()
