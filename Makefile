@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 # The research interfaces' libraries (OpenSpiel, PettingZoo, Ray: about 470 MB) for the tests only,
 # so that `make play` stays a small install.
 $(EXTRAS): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,research,ray,web]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,research,ray,web,webtest]'
 	touch $(EXTRAS)
 
 setup: $(STAMP)
