@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections import defaultdict
-from collections.abc import Callable
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
@@ -59,6 +59,59 @@ STALL = 1e-12
 
 
 # --------------------------------------------------------------------------------------------
+# side profiles: what one side's units mean under a procedure, kept across calls
+
+
+class _Profile:
+    """One side's model and the tables derived from it alone (kept across battles).
+
+    Everything here depends only on the side's own units, its order of loss, the rule set's
+    procedure class and sea or land, plus (for dice tables) the *dice key* of
+    :meth:`_dice_key`: what the side's later-round dice depend on besides its own units. A
+    battle calculator is asked about the same forces again and again (a bot weighing attacks, a
+    player adding one unit at a time), so the per-state work (states, chains, dice and hit
+    tables, the facts the summary reports) is done once per profile, not once per call.
+    """
+
+    def __init__(self, model: SideModel):
+        self.model = model
+        #: the chain of states from a start state under general hits (linear solver)
+        self.chains: dict[SideState, list[SideState]] = {}
+        #: per (chain start, dice key): P(hits >= h) for each chain state but the last, h = 0..max
+        self.tails: dict[tuple[SideState, Hashable], FloatArray] = {}
+        #: per state: (out of the fight?, units left, TUV lost, label) for the summary
+        self.facts: dict[SideState, tuple[bool, Counts, float, str]] = {}
+
+
+#: Side profiles by (procedure class, rule set, sea, units, order of loss); least recently used
+#: dropped beyond :data:`PROFILE_CACHE` (each holds at most a few tables of the side's states).
+_PROFILES: OrderedDict[tuple[Hashable, ...], _Profile] = OrderedDict()
+PROFILE_CACHE = 256
+
+
+def _profile(
+    proc: Procedure, units: tuple[tuple[str, int], ...], sea: bool, override: tuple[str, ...]
+) -> _Profile:
+    counts = dict(units)
+    order = tuple(loss_order(counts, sea, override))
+    key = (type(proc).__qualname__, proc.ruleset.name, sea, units, order)
+    found = _PROFILES.get(key)
+    if found is not None:
+        _PROFILES.move_to_end(key)
+        return found
+    made = _Profile(SideModel(counts, proc.ruleset, order, proc.class_of))
+    _PROFILES[key] = made
+    if len(_PROFILES) > PROFILE_CACHE:
+        _PROFILES.popitem(last=False)
+    return made
+
+
+def _dice_key(proc: Procedure, side: int, enemy: Counts) -> Hashable:
+    """What ``side``'s later-round dice depend on besides its own units (a cache key)."""
+    return (side, proc.battle.sea, proc.battle.terrain, proc.enemy_key(enemy))
+
+
+# --------------------------------------------------------------------------------------------
 # context shared by the solvers
 
 
@@ -69,11 +122,11 @@ class Context:
         self.battle = battle
         self.proc: Procedure = procedure_for(battle)
         rs = self.proc.ruleset
-        att, dfn = dict(battle.attacker), dict(battle.defender)
-        self.sides = (
-            SideModel(att, rs, loss_order(att, battle.sea, battle.order), self.proc.class_of),
-            SideModel(dfn, rs, loss_order(dfn, battle.sea, battle.order), self.proc.class_of),
+        self.profiles = (
+            _profile(self.proc, battle.attacker, battle.sea, battle.order),
+            _profile(self.proc, battle.defender, battle.sea, battle.order),
         )
+        self.sides = (self.profiles[0].model, self.profiles[1].model)
         self.start: Pair = (self.sides[0].start, self.sides[1].start)
         # the procedure builds its phase closures anew on every call: build them once
         self.later_phases = self.proc.phases(False)
@@ -311,20 +364,25 @@ class _Chains:
     """Chains of side states under general hits: each state's next state after one more loss.
 
     Each state has one successor, so a chain is the path from a starting state to elimination.
+    The chains themselves and their hit tables live in the side's profile (kept across calls).
     """
 
     def __init__(self, ctx: Context, side: int):
         self.ctx, self.side = ctx, side
+        self.profile = ctx.profiles[side]
         self.index: dict[SideState, tuple[int, int]] = {}
         self.chains: list[list[SideState]] = []
 
     def locate(self, state: SideState) -> tuple[int, int]:
         if state not in self.index:
-            model = self.ctx.sides[self.side]
-            groups = self.ctx.groups(self.side, GENERAL)
-            chain = [state]
-            while model.remaining(chain[-1]) > 0:
-                chain.append(model.alloc(chain[-1], groups, 1))
+            chain = self.profile.chains.get(state)
+            if chain is None:
+                model = self.ctx.sides[self.side]
+                groups = self.ctx.groups(self.side, GENERAL)
+                chain = [state]
+                while model.remaining(chain[-1]) > 0:
+                    chain.append(model.alloc(chain[-1], groups, 1))
+                self.profile.chains[state] = chain
             cid = len(self.chains)
             self.chains.append(chain)
             for i, s in enumerate(chain):
@@ -335,15 +393,27 @@ class _Chains:
 
     def tails(self, cid: int, enemy: Counts, width: int) -> FloatArray:
         """``T[i, h]`` = P(state ``i`` of chain ``cid`` scores at least ``h`` hits), h = 0..width."""
-        model = self.ctx.sides[self.side]
         chain = self.chains[cid]
-        out = np.zeros((len(chain) - 1, width + 1))
-        for i, s in enumerate(chain[:-1]):
-            own = model.counts(s)
-            groups: list[tuple[int, float]] = []
-            for phase in self.ctx.later_phases:
-                groups += [(n, p) for _, n, p in phase(self.side, own, enemy) if n and p > 0]
-            out[i] = _np_tail(tuple(groups), width)
+        key = (chain[0], _dice_key(self.ctx.proc, self.side, enemy))
+        table = self.profile.tails.get(key)
+        if table is None:
+            model = self.ctx.sides[self.side]
+            rows: list[tuple[tuple[int, float], ...]] = []
+            for s in chain[:-1]:
+                own = model.counts(s)
+                groups: list[tuple[int, float]] = []
+                for phase in self.ctx.later_phases:
+                    groups += [(n, p) for _, n, p in phase(self.side, own, enemy) if n and p > 0]
+                rows.append(tuple(groups))
+            most = max((sum(n for n, _ in g) for g in rows), default=0)
+            table = np.zeros((len(rows), most + 1))
+            for i, g in enumerate(rows):
+                table[i] = _np_tail(g, most)
+            self.profile.tails[key] = table
+        if table.shape[1] >= width + 1:
+            return table[:, : width + 1]
+        out = np.zeros((table.shape[0], width + 1))
+        out[:, : table.shape[1]] = table
         return out
 
 
@@ -375,8 +445,60 @@ def _shift_index(width: int) -> npt.NDArray[np.intp]:
     return idx
 
 
+#: Above this size (attacker tokens x defender tokens x their sum) the linear DP builds its
+#: per-row tables one row at a time instead of all at once (three arrays of about that many floats).
+BATCH_LIMIT = 400_000
+
+
 def _linear_dp(pat: FloatArray, pdt: FloatArray, mass: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """Run the chain-pair DP.
+    """Run the chain-pair DP (see :func:`_linear_dp_rows`), with every row's tables built at once.
+
+    The row loop is then two small matrix products per attacker row: the row's visits through its
+    own self-loops (``row @ inverse``, the inverses of all rows from one batched call) and their
+    spreading into that row (terminal column) and the rows below. Falls back to the row-by-row
+    version on large battles and where a pair cannot change (a stall).
+    """
+    la, ld = pat.shape[0], pdt.shape[0]
+    if ld == 0 or la == 0 or la * ld * (la + ld) > BATCH_LIMIT:
+        return _linear_dp_rows(pat, pdt, mass)
+    pd0 = 1.0 - pdt[:, 1]
+    pmf = np.zeros((la, ld + 1))
+    pmf[:, :ld] = pat[:, :ld] - pat[:, 1 : ld + 1]
+    # kernel[i, j, c]: from defender state j, attacker row i sends the defender to c (c = ld: gone)
+    kernel = np.empty((la, ld, ld + 1))
+    kernel[:, :, :ld] = pmf[:, _shift_index(ld)]
+    kernel[:, :, ld] = pat[:, ld:0:-1]
+    loop = pd0[None, :, None] * kernel[:, :, :ld]
+    diag = np.arange(ld)
+    if (loop[:, diag, diag] >= 1.0 - STALL).any():
+        return _linear_dp_rows(pat, pdt, mass)
+    inverse = np.linalg.inv(np.eye(ld) - loop)
+    # down[i, g, j]: from defender state j, the attacker (row i) loses g tokens; g = la - i is
+    # "g or more" (gone), g = 0 is the row's own terminal move
+    padded = np.zeros((ld, la + 2))
+    padded[:, : la + 1] = pdt[:, : la + 1]
+    exact = (padded[:, :-1] - padded[:, 1:]).T  # (la + 1, ld)
+    g = np.arange(la + 1)[None, :]
+    last = (la - np.arange(la))[:, None]
+    down = np.where(
+        (g < last)[:, :, None], exact[None], np.where((g == last)[:, :, None], pdt[:, : la + 1].T[None], 0.0)
+    )
+    down[:, 0, :] = pd0
+    m_all = mass.copy()
+    for i in range(la):
+        row = m_all[i, :ld]
+        if not row.any():
+            continue
+        visits = row @ inverse[i]
+        # row i itself receives its visits' within-row moves too, but only its terminal column
+        # is read afterwards (the rest is cleared below)
+        m_all[i:, :] += (down[i, : la + 1 - i] * visits) @ kernel[i]
+    m_all[:la, :ld] = 0.0
+    return m_all, np.zeros_like(mass)
+
+
+def _linear_dp_rows(pat: FloatArray, pdt: FloatArray, mass: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Run the chain-pair DP, one attacker row at a time.
 
     ``pat[i, h]``: P(attacker at chain index i scores >= h hits), shape (La, Ld+1);
     ``pdt[j, a]``: the same for the defender, shape (Ld, La+1); ``mass``: (La+1, Ld+1) initial

@@ -9,6 +9,8 @@ the Historical Edition document (``rules/003_...``), by line as in briefs/aa-var
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Hashable
+from typing import ClassVar
 
 from grandstrategy.axis_allies.battle import GENERAL, Battle, Counts, Dice, Phase, check_battle
 from grandstrategy.axis_allies.units import BattleSetupError, RuleSet, UnitType, find_rules
@@ -34,7 +36,10 @@ class Procedure:
     def kind_groups(self, kind: str, classes: list[str]) -> tuple[frozenset[str], ...]:
         raise NotImplementedError
 
-    kind_order: tuple[str, ...] = (GENERAL,)
+    #: Hit kinds in the order their hits are allocated within one phase. A class variable, not a
+    #: dataclass field: as a field, the base's ``__init__`` would reset every subclass's order to
+    #: ``(GENERAL,)`` and kinds sharing a phase would be applied in hash (set) order.
+    kind_order: ClassVar[tuple[str, ...]] = (GENERAL,)
 
     def class_of(self, unit: UnitType) -> str:
         raise NotImplementedError
@@ -49,6 +54,18 @@ class Procedure:
     def linear(self) -> bool:
         """True when, after the first round, every hit is general and dice depend only on the firer."""
         return False
+
+    def enemy_key(self, enemy: Counts) -> Hashable:
+        """All that a side's later-round dice depend on in the enemy's units.
+
+        The solvers key their dice tables on it (with the side and the battle's options), so it
+        must change whenever the dice could; the base returns the enemy's whole force.
+        """
+        return tuple(sorted((k, n) for k, n in enemy.items() if n))
+
+    def first_round_special(self) -> bool:
+        """True when the first round is fought differently from the later ones."""
+        return True
 
     def fights_first_round(self, att: Counts, dfn: Counts) -> bool:
         return not self.eliminated(att) and any(dfn.values())
@@ -66,7 +83,7 @@ class RevisedProcedure(Procedure):
     * Artillery raises one attacking infantry to 2 each.
     """
 
-    kind_order = ("sub", "air", GENERAL)
+    kind_order: ClassVar[tuple[str, ...]] = ("sub", "air", GENERAL)
 
     def class_of(self, unit: UnitType) -> str:
         if unit.sub:
@@ -184,6 +201,16 @@ class RevisedProcedure(Procedure):
         units = [*dict(self.battle.attacker), *dict(self.battle.defender)]
         return not any(self.ruleset.unit(k).sub for k in units)
 
+    def enemy_key(self, enemy: Counts) -> Hashable:
+        # the enemy's destroyers (surprise strike, aircraft against subs) and submarines
+        return (self._has(enemy, "destroyer"), self._has(enemy, "sub"))
+
+    def first_round_special(self) -> bool:
+        # AA fire and bombardment happen in the first round of a land battle only
+        if self.battle.sea:
+            return False
+        return bool(self.battle.bombard) or any(self.ruleset.unit(k).fixed for k, _ in self.battle.defender)
+
 
 class AarheProcedure(Procedure):
     """Land combat cycle of the Historical Edition variant (S3:L218-224, L244).
@@ -195,7 +222,7 @@ class AarheProcedure(Procedure):
     side with no land units left after a cycle must leave: the battle ends there.
     """
 
-    kind_order = ("aironly", "dogfight", "selective", "land", GENERAL)
+    kind_order: ClassVar[tuple[str, ...]] = ("aironly", "dogfight", "selective", "land", GENERAL)
 
     def class_of(self, unit: UnitType) -> str:
         if unit.domain == "air":
@@ -267,6 +294,13 @@ class AarheProcedure(Procedure):
 
     def phases(self, first: bool) -> list[Phase]:
         return [self._opening, self._main]
+
+    def enemy_key(self, enemy: Counts) -> Hashable:
+        # dogfights and air supremacy look only at whether the enemy flies
+        return (self._air(enemy) > 0,)
+
+    def first_round_special(self) -> bool:
+        return False  # every cycle is fought alike (S3:L218-224)
 
     def eliminated(self, counts: Counts) -> bool:
         return not any(
