@@ -25,7 +25,7 @@ import time
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -131,13 +131,55 @@ class Context:
         # the procedure builds its phase closures anew on every call: build them once
         self.later_phases = self.proc.phases(False)
         self._groups: dict[tuple[int, str], tuple[frozenset[str], ...]] = {}
-        self.round = cache(self._round)
-        self.side_outcomes = cache(self._side_outcomes)
-        self.listed = cache(self._listed_outcomes)
-        self.phase = cache(self._phase)
-        self.outcomes = cache(self._outcomes)
-        self.ended = cache(self._ended)
-        self.can_progress = cache(self._can_progress)
+
+    # the per-battle memos are made on first use: most calls need only a few of them
+
+    @cached_property
+    def round(self) -> Callable[[Pair, bool], dict[Pair, float]]:
+        return cache(self._round)
+
+    @cached_property
+    def side_outcomes(self) -> Callable[[int, Pair], tuple[Outcome, Outcome]]:
+        return cache(self._side_outcomes)
+
+    @cached_property
+    def listed(self) -> Callable[[int, SideState, tuple[Dice, ...]], Outcome]:
+        return cache(self._listed_outcomes)
+
+    @cached_property
+    def phase(self) -> Callable[[bool, int, Pair], dict[Pair, float]]:
+        return cache(self._phase)
+
+    @cached_property
+    def outcomes(self) -> Callable[[int, SideState, tuple[Dice, ...]], dict[SideState, float]]:
+        return cache(self._outcomes)
+
+    @cached_property
+    def can_progress(self) -> Callable[[Pair], bool]:
+        return cache(self._can_progress)
+
+    def fact(self, side: int, state: SideState) -> tuple[bool, Counts, float, str]:
+        """What ``state`` of ``side`` means: (out of the fight?, units left, TUV lost, label)."""
+        facts = self.profiles[side].facts
+        known = facts.get(state)
+        if known is None:
+            model = self.sides[side]
+            counts = model.counts(state)
+            rs = self.proc.ruleset
+            tuv = 0.0
+            parts = []
+            for unit in model.units:
+                n = counts[unit]
+                tuv += (model.initial[unit] - n) * rs.unit(unit).cost
+                if n:
+                    parts.append(f"{n} {unit}")
+            known = (self.proc.eliminated(counts), counts, tuv, ", ".join(parts) or "none")
+            facts[state] = known
+        return known
+
+    def ended(self, pair: Pair) -> bool:
+        """True when either side of ``pair`` is out of the fight."""
+        return self.fact(0, pair[0])[0] or self.fact(1, pair[1])[0]
 
     def groups(self, side: int, kind: str) -> tuple[frozenset[str], ...]:
         key = (side, kind)
@@ -148,10 +190,6 @@ class Context:
     def kind_rank(self, kind: str) -> int:
         order = self.proc.kind_order
         return order.index(kind) if kind in order else -1
-
-    def _ended(self, pair: Pair) -> bool:
-        a, d = pair
-        return self.proc.eliminated(self.sides[0].counts(a)) or self.proc.eliminated(self.sides[1].counts(d))
 
     def dice(
         self, phase: Callable[[int, Counts, Counts], list[Dice]], pair: Pair
@@ -447,7 +485,7 @@ def _shift_index(width: int) -> npt.NDArray[np.intp]:
 
 #: Above this size (attacker tokens x defender tokens x their sum) the linear DP builds its
 #: per-row tables one row at a time instead of all at once (three arrays of about that many floats).
-BATCH_LIMIT = 400_000
+BATCH_LIMIT = 60_000
 
 
 def _linear_dp(pat: FloatArray, pdt: FloatArray, mass: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -472,7 +510,7 @@ def _linear_dp(pat: FloatArray, pdt: FloatArray, mass: FloatArray) -> tuple[Floa
     diag = np.arange(ld)
     if (loop[:, diag, diag] >= 1.0 - STALL).any():
         return _linear_dp_rows(pat, pdt, mass)
-    inverse = np.linalg.inv(np.eye(ld) - loop)
+    inverse = _triangular_inverse(loop)
     # down[i, g, j]: from defender state j, the attacker (row i) loses g tokens; g = la - i is
     # "g or more" (gone), g = 0 is the row's own terminal move
     padded = np.zeros((ld, la + 2))
@@ -495,6 +533,28 @@ def _linear_dp(pat: FloatArray, pdt: FloatArray, mass: FloatArray) -> tuple[Floa
         m_all[i:, :] += (down[i, : la + 1 - i] * visits) @ kernel[i]
     m_all[:la, :ld] = 0.0
     return m_all, np.zeros_like(mass)
+
+
+def _triangular_inverse(loop: FloatArray) -> FloatArray:
+    """``inv(I - loop[i])`` for a stack of upper triangular ``loop`` matrices (diagonal below 1).
+
+    With ``I - loop = D (I - N)``, ``D`` its diagonal and ``N`` strictly upper triangular (so
+    ``N ** n = 0``), the inverse is ``(I + N)(I + N^2)(I + N^4)... D^-1``: a few batched matrix
+    products of non-negative matrices, no pivoting and no LAPACK call overhead.
+    """
+    n = loop.shape[-1]
+    diag = np.arange(n)
+    scale = 1.0 / (1.0 - loop[:, diag, diag])
+    power = loop * scale[:, :, None]
+    power[:, diag, diag] = 0.0
+    total = power.copy()
+    total[:, diag, diag] = 1.0
+    step = 2
+    while step < n:
+        power = power @ power
+        total = total + total @ power
+        step *= 2
+    return total * scale[:, None, :]
 
 
 def _linear_dp_rows(pat: FloatArray, pdt: FloatArray, mass: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -735,27 +795,10 @@ def _summarise(ctx: Context, dist: dict[Pair, float], weight_total: float) -> di
     rem: tuple[dict[str, float], dict[str, float]] = (defaultdict(float), defaultdict(float))
     lost = [0.0, 0.0]
     moments = {k: [0.0, 0.0] for k in ("attacker_tuv_lost", "defender_tuv_lost")}
-    rs = ctx.proc.ruleset
     for side in (0, 1):
         surv[side].update(dict.fromkeys(ctx.sides[side].units, 0.0))
-    # what each side state means (out?, units left, TUV lost, label): once per state, not per pair
-    facts: tuple[dict[SideState, tuple[bool, Counts, float, str]], ...] = ({}, {})
-
-    def fact(side: int, state: SideState) -> tuple[bool, Counts, float, str]:
-        known = facts[side].get(state)
-        if known is None:
-            model = ctx.sides[side]
-            counts = model.counts(state)
-            tuv = 0.0
-            parts = []
-            for unit in model.units:
-                n = counts[unit]
-                tuv += (model.initial[unit] - n) * rs.unit(unit).cost
-                if n:
-                    parts.append(f"{n} {unit}")
-            known = (ctx.proc.eliminated(counts), counts, tuv, ", ".join(parts) or "none")
-            facts[side][state] = known
-        return known
+    # what each side state means (out?, units left, TUV lost, label): kept in the side's profile
+    fact = ctx.fact
 
     # each side's marginal over its own states, then the per-state facts once per state
     marginal: tuple[dict[SideState, float], dict[SideState, float]] = (defaultdict(float), defaultdict(float))
