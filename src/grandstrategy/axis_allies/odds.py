@@ -81,6 +81,56 @@ class _Profile:
         self.tails: dict[tuple[SideState, Hashable], FloatArray] = {}
         #: per state: (out of the fight?, units left, TUV lost, label) for the summary
         self.facts: dict[SideState, tuple[bool, Counts, float, str]] = {}
+        #: the states reachable from some start states, with their tables (general solver)
+        self.spaces: dict[tuple[SideState, ...], _Space] = {}
+
+
+class _Space:
+    """A side's states reachable from its start states (general solver), numbered, with tables.
+
+    ``hits[kind][s, h]`` is the state that ``h`` hits of ``kind`` leave of state ``s``;
+    ``pmfs`` holds, per dice key and phase, the side's hit distributions by kind when it fires
+    (``(states, hits + 1)`` arrays), so both are built once per profile, not once per battle.
+    """
+
+    def __init__(self, ctx: Context, side: int, starts: tuple[SideState, ...]):
+        model = ctx.sides[side]
+        kinds = [k for k in ctx.proc.kind_order]
+        steps = {k: ctx.groups(side, k) for k in kinds}
+        states = list(dict.fromkeys(starts))
+        index = {st: i for i, st in enumerate(states)}
+        nxt: dict[str, list[int]] = {k: [] for k in kinds}
+        i = 0
+        while i < len(states):
+            for k, groups in steps.items():
+                after = model.alloc(states[i], groups, 1)
+                if after not in index:
+                    index[after] = len(states)
+                    states.append(after)
+                nxt[k].append(index[after])
+            i += 1
+        self.states = states
+        self.index = index
+        self.size = len(states)
+        self.level = np.array([sum(st) for st in states], dtype=np.intp)
+        self.out = np.array([ctx.fact(side, st)[0] for st in states], dtype=bool)
+        self.step = {k: np.array(v, dtype=np.intp) for k, v in nxt.items()}
+        self.hits: dict[str, npt.NDArray[np.intp]] = {}
+        self.keys = [ctx.proc.enemy_key(model.counts(st)) for st in states]
+        self.pmfs: dict[tuple[Hashable, int], dict[str, FloatArray]] = {}
+
+    def hit_table(self, kind: str, most: int) -> npt.NDArray[np.intp]:
+        """``T[s, h]``: the state ``h`` hits of ``kind`` leave of state ``s``, h = 0..most."""
+        table = self.hits.get(kind)
+        if table is None or table.shape[1] <= most:
+            width = max(most + 1, 2 if table is None else 2 * table.shape[1])
+            cols = [np.arange(self.size, dtype=np.intp)]
+            step = self.step[kind]
+            for _ in range(width - 1):
+                cols.append(step[cols[-1]])
+            table = np.stack(cols, axis=1)
+            self.hits[kind] = table
+        return table[:, : most + 1]
 
 
 #: Side profiles by (procedure class, rule set, sea, units, order of loss); least recently used
@@ -346,6 +396,150 @@ def _propagate(ctx: Context, init: dict[Pair, float]) -> dict[Pair, float]:
                     v = v * keep[k - 1] + inflow[k]
                 _spread(*outs[k], pair, v, (k + 1) % nphase, buckets)
     return terminal
+
+
+#: The dense general solver holds, per phase, every pair's outcome over each side's states:
+#: pairs x (attacker states + defender states) floats; above this it hands over to :func:`_propagate`.
+DENSE_LIMIT = 400_000
+#: ... and its per-level matrix products cost about (pairs)^2: above this many pairs, the same.
+DENSE_PAIRS = 4_000
+
+
+def _firing_pmfs(ctx: Context, side: int, space: _Space, key: Hashable, enemy: Counts) -> list[dict[str, FloatArray]]:
+    """Per later phase, ``side``'s hit distributions by kind over its states (an enemy of ``key``)."""
+    found = []
+    for k, phase in enumerate(ctx.later_phases):
+        cache_key = (_dice_key(ctx.proc, side, enemy), k)
+        tables = space.pmfs.get(cache_key)
+        if tables is None:
+            rows: list[dict[str, list[tuple[int, float]]]] = []
+            for st in space.states:
+                groups: dict[str, list[tuple[int, float]]] = defaultdict(list)
+                for kind, n, p in phase(side, ctx.sides[side].counts(st), enemy):
+                    if n and p > 0:
+                        groups[kind].append((n, p))
+                rows.append(groups)
+            tables = {}
+            for kind in {kind for row in rows for kind in row}:
+                most = max(sum(n for n, _ in row.get(kind, ())) for row in rows)
+                table = np.zeros((space.size, most + 1))
+                for i, row in enumerate(rows):
+                    pmf = hit_pmf(row.get(kind, []), most)
+                    table[i, : len(pmf)] = pmf
+                tables[kind] = table
+            space.pmfs[cache_key] = tables
+        found.append(tables)
+    return found
+
+
+def _outcome_tables(
+    ctx: Context, target: int, spaces: tuple[_Space, _Space]
+) -> list[FloatArray]:
+    """Per later phase, ``O[a, d, s]``: the chance that pair (a, d) leaves side ``target`` in state s."""
+    own, other = spaces[target], spaces[1 - target]
+    firer = 1 - target
+    # the firer's dice depend on the target only through its key: one table per key the target takes
+    key_ids: dict[Hashable, int] = {}
+    reps: list[Counts] = []
+    for st, key in zip(own.states, own.keys, strict=True):
+        if key not in key_ids:
+            key_ids[key] = len(reps)
+            reps.append(ctx.sides[target].counts(st))
+    key_of = np.array([key_ids[key] for key in own.keys], dtype=np.intp)
+    per_key = [_firing_pmfs(ctx, firer, other, key, rep) for key, rep in zip(key_ids, reps, strict=True)]
+    n_own, n_other = own.size, other.size
+    out = []
+    for k in range(len(ctx.later_phases)):
+        kinds = sorted({kind for tables in per_key for kind in tables[k]}, key=ctx.kind_rank)
+        # entries: (target state, firer state, e) -> (new target state, chance)
+        dst = np.broadcast_to(np.arange(n_own, dtype=np.intp)[:, None, None], (n_own, n_other, 1))
+        weight = np.ones((n_own, n_other, 1))
+        for kind in kinds:
+            most = max(tables[k][kind].shape[1] if kind in tables[k] else 1 for tables in per_key) - 1
+            stacked = np.zeros((len(per_key), n_other, most + 1))
+            for kid, tables in enumerate(per_key):
+                table = tables[k].get(kind)
+                if table is None:
+                    stacked[kid, :, 0] = 1.0
+                else:
+                    stacked[kid, :, : table.shape[1]] = table
+            pmf = stacked[key_of]  # (own, other, most + 1)
+            dst = own.hit_table(kind, most)[dst].reshape(n_own, n_other, -1)
+            weight = (weight[:, :, :, None] * pmf[:, :, None, :]).reshape(n_own, n_other, -1)
+        pair_base = (np.arange(n_own * n_other, dtype=np.intp) * n_own).reshape(n_own, n_other, 1)
+        dense = np.bincount(
+            (pair_base + dst).ravel(), weight.ravel(), minlength=n_own * n_other * n_own
+        ).reshape(n_own, n_other, n_own)
+        out.append(dense if target == 0 else dense.transpose(1, 0, 2))
+    return out
+
+
+def _propagate_dense(ctx: Context, init: dict[Pair, float]) -> dict[Pair, float] | None:
+    """:func:`_propagate` with numpy over whole levels of pairs; None when the battle is too large.
+
+    Every pair's phase outcome is a product of the two sides' own outcomes, so all pairs' outcome
+    tables are built at once (``O_A[a, d, a']``, ``O_D[a, d, d']``), and the mass leaving all pairs
+    of one level in one phase is spread by one matrix product ``O_A^T diag(v) O_D``. A pair
+    receives mass only from pairs with fewer tokens lost and from itself, so levels are settled in
+    order, each pair's own no-change cycle summed as a geometric series exactly as in
+    :func:`_propagate` (the product also sends each pair's self-loop back into itself, into stage
+    entries of a level already settled and never read again).
+    """
+    starts = (tuple(dict.fromkeys(a for a, _ in init)), tuple(dict.fromkeys(d for _, d in init)))
+    spaces_list = []
+    for side in (0, 1):
+        found = ctx.profiles[side].spaces.get(starts[side])
+        if found is None:
+            found = _Space(ctx, side, starts[side])
+            ctx.profiles[side].spaces[starts[side]] = found
+        spaces_list.append(found)
+    spaces = (spaces_list[0], spaces_list[1])
+    na, nd = spaces[0].size, spaces[1].size
+    pairs = na * nd
+    nphase = len(ctx.later_phases)
+    if pairs > DENSE_PAIRS or pairs * (na + nd) * nphase > DENSE_LIMIT:
+        return None
+    out_a = _outcome_tables(ctx, 0, spaces)
+    out_d = _outcome_tables(ctx, 1, spaces)
+    ia = np.repeat(np.arange(na), nd)
+    id_ = np.tile(np.arange(nd), na)
+    keep = [oa.reshape(pairs, na)[np.arange(pairs), ia] * od.reshape(pairs, nd)[np.arange(pairs), id_]
+            for oa, od in zip(out_a, out_d, strict=True)]
+    stay = np.prod(keep, axis=0)
+    settle = (stay >= 1.0 - STALL) | spaces[0].out[ia] | spaces[1].out[id_]
+    with np.errstate(divide="ignore"):
+        scale = np.where(settle, 0.0, 1.0 / np.where(settle, 1.0, 1.0 - stay))
+    level = (spaces[0].level[:, None] + spaces[1].level[None, :]).ravel()
+    order = np.argsort(level, kind="stable")
+    bounds = np.flatnonzero(np.diff(level[order])) + 1
+    stages = [np.zeros(pairs) for _ in range(nphase)]
+    for (a, d), p in init.items():
+        stages[0][spaces[0].index[a] * nd + spaces[1].index[d]] += p
+    terminal = np.zeros(pairs)
+    flat_a = [oa.reshape(pairs, na) for oa in out_a]
+    flat_d = [od.reshape(pairs, nd) for od in out_d]
+    for idx in np.split(order, bounds):
+        inflow = [stage[idx] for stage in stages]
+        if not any(m.any() for m in inflow):
+            continue
+        kp = [k[idx] for k in keep]
+        carried = np.zeros(len(idx))
+        for k in range(1, nphase):
+            carried = carried * kp[k - 1] + inflow[k]
+        back = carried * kp[nphase - 1] if nphase > 1 else carried
+        sett = settle[idx]
+        terminal[idx] += np.where(sett, inflow[0] + back, 0.0)
+        v = (inflow[0] + back) * scale[idx]
+        for k in range(nphase):
+            if k:
+                v = v * kp[k - 1] + inflow[k]
+            if v.any():
+                spread = flat_a[k][idx].T @ (v[:, None] * flat_d[k][idx])
+                stages[(k + 1) % nphase] += spread.ravel()
+    result: dict[Pair, float] = {}
+    for p in np.flatnonzero(terminal):
+        result[(spaces[0].states[p // nd], spaces[1].states[p % nd])] = float(terminal[p])
+    return result
 
 
 def _keep(out_a: Outcome, out_d: Outcome, pair: Pair) -> float:
@@ -867,6 +1061,10 @@ def exact_distribution(ctx: Context) -> dict[Pair, float]:
     terminal: dict[Pair, float] = {}
     if solver == "linear" and not special_first:
         return dict(_solve_linear(ctx, {ctx.start: 1.0}))
+    if solver == "general" and ctx.battle.retreat_after is None and not ctx.proc.first_round_special():
+        if not ctx.ended(ctx.start):  # an ended start still fights its first round (an ID alone)
+            dense = _propagate_dense(ctx, {ctx.start: 1.0})
+            return dense if dense is not None else dict(_propagate(ctx, {ctx.start: 1.0}))
     rest = _step(ctx, {ctx.start: 1.0}, True, terminal)
     if ctx.battle.retreat_after is not None:
         for _ in range(ctx.battle.retreat_after - 1):
@@ -875,7 +1073,9 @@ def exact_distribution(ctx: Context) -> dict[Pair, float]:
         for pair, p in rest.items():
             out[pair] += p
         return dict(out)
-    final = _solve_linear(ctx, rest) if solver == "linear" else _propagate(ctx, rest)
+    final = _solve_linear(ctx, rest) if solver == "linear" else _propagate_dense(ctx, rest)
+    if final is None:
+        final = _propagate(ctx, rest)
     out = defaultdict(float, terminal)
     for pair, p in final.items():
         out[pair] += p
