@@ -501,41 +501,46 @@ def _propagate_dense(ctx: Context, init: dict[Pair, float]) -> dict[Pair, float]
         return None
     out_a = _outcome_tables(ctx, 0, spaces)
     out_d = _outcome_tables(ctx, 1, spaces)
-    ia = np.repeat(np.arange(na), nd)
-    id_ = np.tile(np.arange(nd), na)
-    keep = [oa.reshape(pairs, na)[np.arange(pairs), ia] * od.reshape(pairs, nd)[np.arange(pairs), id_]
-            for oa, od in zip(out_a, out_d, strict=True)]
+    rows = np.arange(pairs)
+    ia, id_ = rows // nd, rows % nd
+    # everything per pair is put in level order once, so a level is a slice (a view)
+    level = spaces[0].level[ia] + spaces[1].level[id_]
+    order = np.argsort(level, kind="stable")
+    ia, id_ = ia[order], id_[order]
+    flat_a = [oa.reshape(pairs, na)[order] for oa in out_a]
+    flat_d = [od.reshape(pairs, nd)[order] for od in out_d]
+    keep = [fa[rows, ia] * fd[rows, id_] for fa, fd in zip(flat_a, flat_d, strict=True)]
     stay = np.prod(keep, axis=0)
     settle = (stay >= 1.0 - STALL) | spaces[0].out[ia] | spaces[1].out[id_]
-    with np.errstate(divide="ignore"):
-        scale = np.where(settle, 0.0, 1.0 / np.where(settle, 1.0, 1.0 - stay))
-    level = (spaces[0].level[:, None] + spaces[1].level[None, :]).ravel()
-    order = np.argsort(level, kind="stable")
-    bounds = np.flatnonzero(np.diff(level[order])) + 1
+    scale = np.where(settle, 0.0, 1.0 / np.where(settle, 2.0, 1.0 - stay))
+    settled = settle.astype(float)
+    # position in level order of each pair (a, d), for the spreads (made in (a, d) order)
+    where = np.empty(pairs, dtype=np.intp)
+    where[order] = rows
+    back_to_level = order  # spread.ravel()[order] lists a spread in level order
+    cuts = [0, *(np.flatnonzero(np.diff(level[order])) + 1).tolist(), pairs]
     stages = [np.zeros(pairs) for _ in range(nphase)]
     for (a, d), p in init.items():
-        stages[0][spaces[0].index[a] * nd + spaces[1].index[d]] += p
+        stages[0][where[spaces[0].index[a] * nd + spaces[1].index[d]]] += p
     terminal = np.zeros(pairs)
-    flat_a = [oa.reshape(pairs, na) for oa in out_a]
-    flat_d = [od.reshape(pairs, nd) for od in out_d]
-    for idx in np.split(order, bounds):
-        inflow = [stage[idx] for stage in stages]
-        if not any(m.any() for m in inflow):
-            continue
-        kp = [k[idx] for k in keep]
-        carried = np.zeros(len(idx))
-        for k in range(1, nphase):
+    for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):
+        inflow = [stage[lo:hi] for stage in stages]
+        kp = [k[lo:hi] for k in keep]
+        carried = inflow[1] if nphase > 1 else np.zeros(hi - lo)
+        for k in range(2, nphase):
             carried = carried * kp[k - 1] + inflow[k]
-        back = carried * kp[nphase - 1] if nphase > 1 else carried
-        sett = settle[idx]
-        terminal[idx] += np.where(sett, inflow[0] + back, 0.0)
-        v = (inflow[0] + back) * scale[idx]
-        for k in range(nphase):
-            if k:
-                v = v * kp[k - 1] + inflow[k]
-            if v.any():
-                spread = flat_a[k][idx].T @ (v[:, None] * flat_d[k][idx])
-                stages[(k + 1) % nphase] += spread.ravel()
+        start = inflow[0] + carried * kp[nphase - 1] if nphase > 1 else inflow[0]
+        terminal[lo:hi] = start * settled[lo:hi]
+        visits = [start * scale[lo:hi]]
+        for k in range(1, nphase):
+            visits.append(visits[-1] * kp[k - 1] + inflow[k])
+        # (the inflows are views: every visit is worked out before any spread writes)
+        for k, v in enumerate(visits):
+            spread = flat_a[k][lo:hi].T @ (v[:, None] * flat_d[k][lo:hi])
+            stages[(k + 1) % nphase] += spread.ravel()[back_to_level]
+    terminal_ad = np.empty(pairs)
+    terminal_ad[order] = terminal
+    terminal = terminal_ad
     result: dict[Pair, float] = {}
     for p in np.flatnonzero(terminal):
         result[(spaces[0].states[p // nd], spaces[1].states[p % nd])] = float(terminal[p])
