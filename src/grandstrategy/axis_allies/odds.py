@@ -118,6 +118,23 @@ class _Space:
         self.hits: dict[str, npt.NDArray[np.intp]] = {}
         self.keys = [ctx.proc.enemy_key(model.counts(st)) for st in states]
         self.pmfs: dict[tuple[Hashable, int], dict[str, FloatArray]] = {}
+        #: per (firing side, the target's keys, phase): kinds in order and their stacked tables
+        self.stacks: dict[tuple[Hashable, ...], list[tuple[str, FloatArray]]] = {}
+        #: per sequence of (kind, most hits): every state's end states, one per hit combination
+        self.combos: dict[tuple[tuple[str, int], ...], npt.NDArray[np.intp]] = {}
+
+    def combo_table(self, seq: tuple[tuple[str, int], ...]) -> npt.NDArray[np.intp]:
+        """``T[s, e]``: the state left of ``s`` by hit combination ``e`` of kinds ``seq`` in turn.
+
+        Combinations run over ``h1 = 0..most1``, then ``h2``..., last kind fastest.
+        """
+        table = self.combos.get(seq)
+        if table is None:
+            table = np.arange(self.size, dtype=np.intp)[:, None]
+            for kind, most in seq:
+                table = self.hit_table(kind, most)[table].reshape(self.size, -1)
+            self.combos[seq] = table
+        return table
 
     def hit_table(self, kind: str, most: int) -> npt.NDArray[np.intp]:
         """``T[s, h]``: the state ``h`` hits of ``kind`` leave of state ``s``, h = 0..most."""
@@ -405,8 +422,8 @@ DENSE_LIMIT = 400_000
 DENSE_PAIRS = 4_000
 
 
-def _firing_pmfs(ctx: Context, side: int, space: _Space, key: Hashable, enemy: Counts) -> list[dict[str, FloatArray]]:
-    """Per later phase, ``side``'s hit distributions by kind over its states (an enemy of ``key``)."""
+def _firing_pmfs(ctx: Context, side: int, space: _Space, enemy: Counts) -> list[dict[str, FloatArray]]:
+    """Per later phase, ``side``'s hit distributions by kind over its states against ``enemy``."""
     found = []
     for k, phase in enumerate(ctx.later_phases):
         cache_key = (_dice_key(ctx.proc, side, enemy), k)
@@ -432,13 +449,16 @@ def _firing_pmfs(ctx: Context, side: int, space: _Space, key: Hashable, enemy: C
     return found
 
 
-def _outcome_tables(
+def _firing_stacks(
     ctx: Context, target: int, spaces: tuple[_Space, _Space]
-) -> list[FloatArray]:
-    """Per later phase, ``O[a, d, s]``: the chance that pair (a, d) leaves side ``target`` in state s."""
+) -> tuple[npt.NDArray[np.intp], list[list[tuple[str, FloatArray]]]]:
+    """The firer's hit tables against ``target``, per phase: kinds in order, ``(keys, firer, hits)``.
+
+    The firer's dice depend on the target only through its key (:meth:`Procedure.enemy_key`), so
+    there is one table per key the target's states take; also returns each target state's key id.
+    """
     own, other = spaces[target], spaces[1 - target]
     firer = 1 - target
-    # the firer's dice depend on the target only through its key: one table per key the target takes
     key_ids: dict[Hashable, int] = {}
     reps: list[Counts] = []
     for st, key in zip(own.states, own.keys, strict=True):
@@ -446,31 +466,46 @@ def _outcome_tables(
             key_ids[key] = len(reps)
             reps.append(ctx.sides[target].counts(st))
     key_of = np.array([key_ids[key] for key in own.keys], dtype=np.intp)
-    per_key = [_firing_pmfs(ctx, firer, other, key, rep) for key, rep in zip(key_ids, reps, strict=True)]
-    n_own, n_other = own.size, other.size
-    out = []
+    keys = tuple(key_ids)
+    found: list[list[tuple[str, FloatArray]]] = []
     for k in range(len(ctx.later_phases)):
-        kinds = sorted({kind for tables in per_key for kind in tables[k]}, key=ctx.kind_rank)
-        # entries: (target state, firer state, e) -> (new target state, chance)
-        dst = np.broadcast_to(np.arange(n_own, dtype=np.intp)[:, None, None], (n_own, n_other, 1))
+        stack_key = (_dice_key(ctx.proc, firer, reps[0]), keys, k)
+        stack = other.stacks.get(stack_key)
+        if stack is None:
+            per_key = [_firing_pmfs(ctx, firer, other, rep)[k] for rep in reps]
+            stack = []
+            for kind in sorted({kind for tables in per_key for kind in tables}, key=ctx.kind_rank):
+                most = max(tables[kind].shape[1] if kind in tables else 1 for tables in per_key) - 1
+                stacked = np.zeros((len(per_key), other.size, most + 1))
+                for kid, tables in enumerate(per_key):
+                    table = tables.get(kind)
+                    if table is None:
+                        stacked[kid, :, 0] = 1.0
+                    else:
+                        stacked[kid, :, : table.shape[1]] = table
+                stack.append((kind, stacked))
+            other.stacks[stack_key] = stack
+        found.append(stack)
+    return key_of, found
+
+
+def _outcome_tables(ctx: Context, target: int, spaces: tuple[_Space, _Space]) -> list[FloatArray]:
+    """Per later phase, ``O[t, f, s]``: from target state t against firer state f, the chance
+    that the target is left in state s."""
+    own, other = spaces[target], spaces[1 - target]
+    key_of, stacks = _firing_stacks(ctx, target, spaces)
+    n_own, n_other = own.size, other.size
+    base = (np.arange(n_own * n_other, dtype=np.intp) * n_own).reshape(n_own, n_other, 1)
+    out = []
+    for stack in stacks:
+        seq = tuple((kind, stacked.shape[2] - 1) for kind, stacked in stack)
+        dst = own.combo_table(seq)[:, None, :]  # (own, 1, combos)
         weight = np.ones((n_own, n_other, 1))
-        for kind in kinds:
-            most = max(tables[k][kind].shape[1] if kind in tables[k] else 1 for tables in per_key) - 1
-            stacked = np.zeros((len(per_key), n_other, most + 1))
-            for kid, tables in enumerate(per_key):
-                table = tables[k].get(kind)
-                if table is None:
-                    stacked[kid, :, 0] = 1.0
-                else:
-                    stacked[kid, :, : table.shape[1]] = table
-            pmf = stacked[key_of]  # (own, other, most + 1)
-            dst = own.hit_table(kind, most)[dst].reshape(n_own, n_other, -1)
+        for _, stacked in stack:
+            pmf = stacked[key_of]  # (own, other, hits + 1)
             weight = (weight[:, :, :, None] * pmf[:, :, None, :]).reshape(n_own, n_other, -1)
-        pair_base = (np.arange(n_own * n_other, dtype=np.intp) * n_own).reshape(n_own, n_other, 1)
-        dense = np.bincount(
-            (pair_base + dst).ravel(), weight.ravel(), minlength=n_own * n_other * n_own
-        ).reshape(n_own, n_other, n_own)
-        out.append(dense if target == 0 else dense.transpose(1, 0, 2))
+        dense = np.bincount((base + dst).ravel(), weight.ravel(), minlength=n_own * n_other * n_own)
+        out.append(dense.reshape(n_own, n_other, n_own))
     return out
 
 
@@ -500,47 +535,47 @@ def _propagate_dense(ctx: Context, init: dict[Pair, float]) -> dict[Pair, float]
     if pairs > DENSE_PAIRS or pairs * (na + nd) * nphase > DENSE_LIMIT:
         return None
     out_a = _outcome_tables(ctx, 0, spaces)
-    out_d = _outcome_tables(ctx, 1, spaces)
-    rows = np.arange(pairs)
-    ia, id_ = rows // nd, rows % nd
-    # everything per pair is put in level order once, so a level is a slice (a view)
+    out_d = [o.transpose(1, 0, 2) for o in _outcome_tables(ctx, 1, spaces)]
+    # everything per pair is put in level order once, so that a level is a slice (a view)
+    ia = np.repeat(np.arange(na), nd)
+    id_ = np.tile(np.arange(nd), na)
     level = spaces[0].level[ia] + spaces[1].level[id_]
     order = np.argsort(level, kind="stable")
     ia, id_ = ia[order], id_[order]
-    flat_a = [oa.reshape(pairs, na)[order] for oa in out_a]
-    flat_d = [od.reshape(pairs, nd)[order] for od in out_d]
-    keep = [fa[rows, ia] * fd[rows, id_] for fa, fd in zip(flat_a, flat_d, strict=True)]
+    rows = np.arange(pairs)
+    tables_a = [np.ascontiguousarray(oa.reshape(pairs, na)[order].T) for oa in out_a]  # (na, pairs)
+    tables_d = [od.reshape(pairs, nd)[order] for od in out_d]  # (pairs, nd)
+    keep = [ta[ia, rows] * td[rows, id_] for ta, td in zip(tables_a, tables_d, strict=True)]
     stay = np.prod(keep, axis=0)
     settle = (stay >= 1.0 - STALL) | spaces[0].out[ia] | spaces[1].out[id_]
     scale = np.where(settle, 0.0, 1.0 / np.where(settle, 2.0, 1.0 - stay))
     settled = settle.astype(float)
-    # position in level order of each pair (a, d), for the spreads (made in (a, d) order)
-    where = np.empty(pairs, dtype=np.intp)
-    where[order] = rows
-    back_to_level = order  # spread.ravel()[order] lists a spread in level order
     cuts = [0, *(np.flatnonzero(np.diff(level[order])) + 1).tolist(), pairs]
+    # stages[k][(a, d)]: mass about to fire phase k; spreads come out in (a, d) order
     stages = [np.zeros(pairs) for _ in range(nphase)]
     for (a, d), p in init.items():
-        stages[0][where[spaces[0].index[a] * nd + spaces[1].index[d]]] += p
-    terminal = np.zeros(pairs)
+        stages[0][spaces[0].index[a] * nd + spaces[1].index[d]] += p
+    terminal = np.zeros(pairs)  # in level order
+    last = nphase - 1
     for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):
-        inflow = [stage[lo:hi] for stage in stages]
+        idx = order[lo:hi]
+        inflow = [stage[idx] for stage in stages]
         kp = [k[lo:hi] for k in keep]
-        carried = inflow[1] if nphase > 1 else np.zeros(hi - lo)
-        for k in range(2, nphase):
-            carried = carried * kp[k - 1] + inflow[k]
-        start = inflow[0] + carried * kp[nphase - 1] if nphase > 1 else inflow[0]
+        start = inflow[0]
+        if nphase > 1:
+            carried = inflow[1]
+            for k in range(2, nphase):
+                carried = carried * kp[k - 1] + inflow[k]
+            start = start + carried * kp[last]
         terminal[lo:hi] = start * settled[lo:hi]
-        visits = [start * scale[lo:hi]]
-        for k in range(1, nphase):
-            visits.append(visits[-1] * kp[k - 1] + inflow[k])
-        # (the inflows are views: every visit is worked out before any spread writes)
-        for k, v in enumerate(visits):
-            spread = flat_a[k][lo:hi].T @ (v[:, None] * flat_d[k][lo:hi])
-            stages[(k + 1) % nphase] += spread.ravel()[back_to_level]
-    terminal_ad = np.empty(pairs)
-    terminal_ad[order] = terminal
-    terminal = terminal_ad
+        v = start * scale[lo:hi]
+        for k in range(nphase):
+            if k:
+                v = v * kp[k - 1] + inflow[k]
+            stages[(k + 1) % nphase] += ((tables_a[k][:, lo:hi] * v) @ tables_d[k][lo:hi]).ravel()
+    in_pairs = np.empty(pairs)
+    in_pairs[order] = terminal
+    terminal = in_pairs
     result: dict[Pair, float] = {}
     for p in np.flatnonzero(terminal):
         result[(spaces[0].states[p // nd], spaces[1].states[p % nd])] = float(terminal[p])
