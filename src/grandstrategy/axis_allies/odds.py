@@ -117,6 +117,15 @@ class _Space:
         self.step = {k: np.array(v, dtype=np.intp) for k, v in nxt.items()}
         self.hits: dict[str, npt.NDArray[np.intp]] = {}
         self.keys = [ctx.proc.enemy_key(model.counts(st)) for st in states]
+        # the enemy's dice depend on this side only through its key: one representative per key
+        key_ids: dict[Hashable, int] = {}
+        self.key_reps: list[Counts] = []
+        for st, key in zip(states, self.keys, strict=True):
+            if key not in key_ids:
+                key_ids[key] = len(self.key_reps)
+                self.key_reps.append(model.counts(st))
+        self.key_of = np.array([key_ids[key] for key in self.keys], dtype=np.intp)
+        self.distinct_keys = tuple(key_ids)
         self.pmfs: dict[tuple[Hashable, int], dict[str, FloatArray]] = {}
         #: per (firing side, the target's keys, phase): kinds in order and their stacked tables
         self.stacks: dict[tuple[Hashable, ...], list[tuple[str, FloatArray]]] = {}
@@ -459,17 +468,11 @@ def _firing_stacks(
     """
     own, other = spaces[target], spaces[1 - target]
     firer = 1 - target
-    key_ids: dict[Hashable, int] = {}
-    reps: list[Counts] = []
-    for st, key in zip(own.states, own.keys, strict=True):
-        if key not in key_ids:
-            key_ids[key] = len(reps)
-            reps.append(ctx.sides[target].counts(st))
-    key_of = np.array([key_ids[key] for key in own.keys], dtype=np.intp)
-    keys = tuple(key_ids)
+    reps = own.key_reps
+    battle = ctx.battle
     found: list[list[tuple[str, FloatArray]]] = []
     for k in range(len(ctx.later_phases)):
-        stack_key = (_dice_key(ctx.proc, firer, reps[0]), keys, k)
+        stack_key = (firer, battle.sea, battle.terrain, own.distinct_keys, k)
         stack = other.stacks.get(stack_key)
         if stack is None:
             per_key = [_firing_pmfs(ctx, firer, other, rep)[k] for rep in reps]
@@ -486,7 +489,7 @@ def _firing_stacks(
                 stack.append((kind, stacked))
             other.stacks[stack_key] = stack
         found.append(stack)
-    return key_of, found
+    return own.key_of, found
 
 
 def _outcome_tables(ctx: Context, target: int, spaces: tuple[_Space, _Space]) -> list[FloatArray]:
@@ -1036,21 +1039,17 @@ def _summarise(ctx: Context, dist: dict[Pair, float], weight_total: float) -> di
 
     # each side's marginal over its own states, then the per-state facts once per state
     marginal: tuple[dict[SideState, float], dict[SideState, float]] = (defaultdict(float), defaultdict(float))
-    for pair, w in dist.items():
+    known = (ctx.profiles[0].facts, ctx.profiles[1].facts)
+    # by 2 * (attacker out) + (defender out)
+    sums = [0.0, 0.0, 0.0, 0.0]
+    for (a, d), w in dist.items():
         p = w / weight_total
-        a_out, d_out = fact(0, pair[0])[0], fact(1, pair[1])[0]
-        bucket = (
-            "draw"
-            if a_out and d_out
-            else "defender_win"
-            if a_out
-            else "attacker_win"
-            if d_out
-            else "undecided"
-        )
-        buckets[bucket] += p
-        marginal[0][pair[0]] += p
-        marginal[1][pair[1]] += p
+        a_out = (known[0].get(a) or fact(0, a))[0]
+        d_out = (known[1].get(d) or fact(1, d))[0]
+        sums[2 * a_out + d_out] += p
+        marginal[0][a] += p
+        marginal[1][d] += p
+    buckets["undecided"], buckets["attacker_win"], buckets["defender_win"], buckets["draw"] = sums
     for side in (0, 1):
         mom = moments["attacker_tuv_lost" if side == 0 else "defender_tuv_lost"]
         units = ctx.sides[side].units
