@@ -82,7 +82,7 @@ class _Profile:
         #: per state: (out of the fight?, units left, TUV lost, label) for the summary
         self.facts: dict[SideState, tuple[bool, Counts, float, str]] = {}
         #: the states reachable from some start states, with their tables (general solver)
-        self.spaces: dict[tuple[SideState, ...], _Space] = {}
+        self.spaces: dict[tuple[Hashable, ...], _Space] = {}
 
 
 class _Space:
@@ -95,7 +95,7 @@ class _Space:
 
     def __init__(self, ctx: Context, side: int, starts: tuple[SideState, ...]):
         model = ctx.sides[side]
-        kinds = [k for k in ctx.proc.kind_order]
+        kinds = list(ctx.proc.hit_kinds(side))
         steps = {k: ctx.groups(side, k) for k in kinds}
         states = list(dict.fromkeys(starts))
         index = {st: i for i, st in enumerate(states)}
@@ -526,10 +526,12 @@ def _propagate_dense(ctx: Context, init: dict[Pair, float]) -> dict[Pair, float]
     starts = (tuple(dict.fromkeys(a for a, _ in init)), tuple(dict.fromkeys(d for _, d in init)))
     spaces_list = []
     for side in (0, 1):
-        found = ctx.profiles[side].spaces.get(starts[side])
+        # the states reachable depend on the hit kinds the enemy can fire, hence on the enemy
+        space_key = (starts[side], side, ctx.proc.hit_kinds(side))
+        found = ctx.profiles[side].spaces.get(space_key)
         if found is None:
             found = _Space(ctx, side, starts[side])
-            ctx.profiles[side].spaces[starts[side]] = found
+            ctx.profiles[side].spaces[space_key] = found
         spaces_list.append(found)
     spaces = (spaces_list[0], spaces_list[1])
     na, nd = spaces[0].size, spaces[1].size
@@ -559,23 +561,39 @@ def _propagate_dense(ctx: Context, init: dict[Pair, float]) -> dict[Pair, float]
     for (a, d), p in init.items():
         stages[0][spaces[0].index[a] * nd + spaces[1].index[d]] += p
     terminal = np.zeros(pairs)  # in level order
-    last = nphase - 1
-    for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):
-        idx = order[lo:hi]
-        inflow = [stage[idx] for stage in stages]
-        kp = [k[lo:hi] for k in keep]
-        start = inflow[0]
-        if nphase > 1:
-            carried = inflow[1]
-            for k in range(2, nphase):
-                carried = carried * kp[k - 1] + inflow[k]
-            start = start + carried * kp[last]
-        terminal[lo:hi] = start * settled[lo:hi]
-        v = start * scale[lo:hi]
-        for k in range(nphase):
-            if k:
-                v = v * kp[k - 1] + inflow[k]
-            stages[(k + 1) % nphase] += ((tables_a[k][:, lo:hi] * v) @ tables_d[k][lo:hi]).ravel()
+    if nphase == 2:  # every Revised sea battle and the variant's land cycle: the loop unrolled
+        s0, s1 = stages
+        a0, a1 = tables_a
+        d0, d1 = tables_d
+        k0, k1 = keep
+        for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):
+            idx = order[lo:hi]
+            in0, in1 = s0[idx], s1[idx]
+            start = in0 + in1 * k1[lo:hi]
+            terminal[lo:hi] = start
+            v0 = start * scale[lo:hi]
+            v1 = v0 * k0[lo:hi] + in1
+            s1 += np.dot(a0[:, lo:hi] * v0, d0[lo:hi]).ravel()
+            s0 += np.dot(a1[:, lo:hi] * v1, d1[lo:hi]).ravel()
+        terminal *= settled
+    else:
+        last = nphase - 1
+        for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):
+            idx = order[lo:hi]
+            inflow = [stage[idx] for stage in stages]
+            kp = [k[lo:hi] for k in keep]
+            start = inflow[0]
+            if nphase > 1:
+                carried = inflow[1]
+                for k in range(2, nphase):
+                    carried = carried * kp[k - 1] + inflow[k]
+                start = start + carried * kp[last]
+            terminal[lo:hi] = start * settled[lo:hi]
+            v = start * scale[lo:hi]
+            for k in range(nphase):
+                if k:
+                    v = v * kp[k - 1] + inflow[k]
+                stages[(k + 1) % nphase] += np.dot(tables_a[k][:, lo:hi] * v, tables_d[k][lo:hi]).ravel()
     in_pairs = np.empty(pairs)
     in_pairs[order] = terminal
     terminal = in_pairs

@@ -67,6 +67,11 @@ class Procedure:
         """True when the first round is fought differently from the later ones."""
         return True
 
+    def hit_kinds(self, target: int) -> tuple[str, ...]:
+        """The hit kinds that may ever strike side ``target`` (0 attacker, 1 defender) after the
+        first round, in allocation order; a superset is safe, it only costs the solver time."""
+        return self.kind_order
+
     def fights_first_round(self, att: Counts, dfn: Counts) -> bool:
         return not self.eliminated(att) and any(dfn.values())
 
@@ -204,6 +209,18 @@ class RevisedProcedure(Procedure):
     def enemy_key(self, enemy: Counts) -> Hashable:
         # the enemy's destroyers (surprise strike, aircraft against subs) and submarines
         return (self._has(enemy, "destroyer"), self._has(enemy, "sub"))
+
+    def hit_kinds(self, target: int) -> tuple[str, ...]:
+        # submarine hits need enemy submarines; "air" hits, enemy aircraft facing our submarines
+        own = dict(self.battle.defender if target else self.battle.attacker)
+        enemy = dict(self.battle.attacker if target else self.battle.defender)
+        kinds = []
+        if self._has(enemy, "sub"):
+            kinds.append("sub")
+        if self._air(enemy) and self._has(own, "sub"):
+            kinds.append("air")
+        kinds.append(GENERAL)
+        return tuple(kinds)
 
     def first_round_special(self) -> bool:
         # AA fire and bombardment happen in the first round of a land battle only
