@@ -234,6 +234,11 @@ class Context:
     def can_progress(self) -> Callable[[Pair], bool]:
         return cache(self._can_progress)
 
+    @cached_property
+    def work(self) -> tuple[str, float]:
+        """Which exact solver fits, and its estimated size (see :func:`_work`)."""
+        return _work_of(self)
+
     def fact(self, side: int, state: SideState) -> tuple[bool, Counts, float, str]:
         """What ``state`` of ``side`` means: (out of the fight?, units left, TUV lost, label)."""
         facts = self.profiles[side].facts
@@ -880,14 +885,17 @@ def _solve_linear(ctx: Context, init: dict[Pair, float]) -> dict[Pair, float]:
         for i, j, p in items:
             mass[i, j] += p
         final, stalled = _linear_dp(tails[(0, ca)][:, : ld + 1], tails[(1, cd)][:, : la + 1], mass)
-        for j in range(ld + 1):
-            if final[la, j]:
-                terminal[(chain_a[la], chain_d[j])] += float(final[la, j])
-        for i in range(la):
-            if final[i, ld]:
-                terminal[(chain_a[i], chain_d[ld])] += float(final[i, ld])
-        for i, j in zip(*np.nonzero(stalled), strict=True):
-            terminal[(chain_a[int(i)], chain_d[int(j)])] += float(stalled[i, j])
+        gone_a = chain_a[la]
+        for j, value in enumerate(final[la].tolist()):
+            if value:
+                terminal[(gone_a, chain_d[j])] += value
+        gone_d = chain_d[ld]
+        for i, value in enumerate(final[:la, ld].tolist()):
+            if value:
+                terminal[(chain_a[i], gone_d)] += value
+        if stalled.any():
+            for i, j in zip(*np.nonzero(stalled), strict=True):
+                terminal[(chain_a[int(i)], chain_d[int(j)])] += float(stalled[i, j])
     return terminal
 
 
@@ -1060,22 +1068,31 @@ def _summarise(ctx: Context, dist: dict[Pair, float], weight_total: float) -> di
     known = (ctx.profiles[0].facts, ctx.profiles[1].facts)
     # by 2 * (attacker out) + (defender out)
     sums = [0.0, 0.0, 0.0, 0.0]
+    known_a, known_d = known
+    marginal_a, marginal_d = marginal
     for (a, d), w in dist.items():
         p = w / weight_total
-        a_out = (known[0].get(a) or fact(0, a))[0]
-        d_out = (known[1].get(d) or fact(1, d))[0]
-        sums[2 * a_out + d_out] += p
-        marginal[0][a] += p
-        marginal[1][d] += p
+        fa = known_a.get(a)
+        if fa is None:
+            fa = fact(0, a)
+        fd = known_d.get(d)
+        if fd is None:
+            fd = fact(1, d)
+        sums[2 * fa[0] + fd[0]] += p
+        marginal_a[a] += p
+        marginal_d[d] += p
     buckets["undecided"], buckets["attacker_win"], buckets["defender_win"], buckets["draw"] = sums
     for side in (0, 1):
         mom = moments["attacker_tuv_lost" if side == 0 else "defender_tuv_lost"]
         units = ctx.sides[side].units
+        totals = surv[side]
+        labels = rem[side]
+        facts = known[side]
         for state, p in marginal[side].items():
-            _, counts, tuv, label = fact(side, state)
+            _, counts, tuv, label = facts[state]
             for unit in units:
-                surv[side][unit] += p * counts[unit]
-            rem[side][label] += p
+                totals[unit] += p * counts[unit]
+            labels[label] += p
             lost[side] += p * tuv
             mom[0] += p * tuv
             mom[1] += p * tuv * tuv
@@ -1093,6 +1110,10 @@ def _summarise(ctx: Context, dist: dict[Pair, float], weight_total: float) -> di
 
 def _work(ctx: Context) -> tuple[str, float]:
     """Which exact solver fits, and its estimated size (compared with its guard)."""
+    return ctx.work
+
+
+def _work_of(ctx: Context) -> tuple[str, float]:
     if ctx.proc.linear() and ctx.battle.retreat_after is None:
         la, ld = len(ctx.sides[0].tokens), len(ctx.sides[1].tokens)
         variants = 1

@@ -116,7 +116,10 @@ class RevisedProcedure(Procedure):
         if keys is None:
             units = self.ruleset.units.items()
             keys = self._flagged[flag] = frozenset(k for k, u in units if getattr(u, flag))
-        return any(counts.get(k) for k in keys)
+        for key in keys:
+            if counts.get(key):
+                return True
+        return False
 
     def _air(self, counts: Counts) -> int:
         return sum(n for k, n in counts.items() if self.ruleset.unit(k).domain == "air")
