@@ -130,7 +130,7 @@ class _Space:
         #: per (firing side, the target's keys, phase): kinds in order and their stacked tables
         self.stacks: dict[tuple[Hashable, ...], list[tuple[str, FloatArray]]] = {}
         #: per sequence of (kind, most hits): every state's end states, one per hit combination
-        self.combos: dict[tuple[tuple[str, int], ...], npt.NDArray[np.intp]] = {}
+        self.combos: dict[Hashable, npt.NDArray[np.intp]] = {}
 
     def combo_table(self, seq: tuple[tuple[str, int], ...]) -> npt.NDArray[np.intp]:
         """``T[s, e]``: the state left of ``s`` by hit combination ``e`` of kinds ``seq`` in turn.
@@ -503,16 +503,23 @@ def _outcome_tables(ctx: Context, target: int, spaces: tuple[_Space, _Space]) ->
     own, other = spaces[target], spaces[1 - target]
     key_of, stacks = _firing_stacks(ctx, target, spaces)
     n_own, n_other = own.size, other.size
-    base = (np.arange(n_own * n_other, dtype=np.intp) * n_own).reshape(n_own, n_other, 1)
     out = []
     for stack in stacks:
         seq = tuple((kind, stacked.shape[2] - 1) for kind, stacked in stack)
-        dst = own.combo_table(seq)[:, None, :]  # (own, 1, combos)
-        weight = np.ones((n_own, n_other, 1))
-        for _, stacked in stack:
-            pmf = stacked[key_of]  # (own, other, hits + 1)
-            weight = (weight[:, :, :, None] * pmf[:, :, None, :]).reshape(n_own, n_other, -1)
-        dense = np.bincount((base + dst).ravel(), weight.ravel(), minlength=n_own * n_other * n_own)
+        # where each (target state, firer state, hit combination) lands in the flat table
+        where = own.combos.get((seq, n_other))
+        if where is None:
+            base = (np.arange(n_own * n_other, dtype=np.intp) * n_own).reshape(n_own, n_other, 1)
+            where = (base + own.combo_table(seq)[:, None, :]).ravel()
+            own.combos[(seq, n_other)] = where
+        if not stack:
+            weight = np.ones(n_own * n_other)
+        else:
+            weight = stack[0][1][key_of]  # (own, other, hits + 1)
+            for _, stacked in stack[1:]:
+                pmf = stacked[key_of]
+                weight = (weight[:, :, :, None] * pmf[:, :, None, :]).reshape(n_own, n_other, -1)
+        dense = np.bincount(where, weight.ravel(), minlength=n_own * n_other * n_own)
         out.append(dense.reshape(n_own, n_other, n_own))
     return out
 
@@ -603,8 +610,10 @@ def _propagate_dense(ctx: Context, init: dict[Pair, float]) -> dict[Pair, float]
     in_pairs[order] = terminal
     terminal = in_pairs
     result: dict[Pair, float] = {}
-    for p in np.flatnonzero(terminal):
-        result[(spaces[0].states[p // nd], spaces[1].states[p % nd])] = float(terminal[p])
+    states_a, states_d = spaces[0].states, spaces[1].states
+    for p, value in enumerate(terminal.tolist()):
+        if value:
+            result[(states_a[p // nd], states_d[p % nd])] = value
     return result
 
 

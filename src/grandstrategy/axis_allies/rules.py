@@ -31,6 +31,7 @@ class Procedure:
         # per-battle memo of dice lists (the solvers ask for the same side situations many times)
         self.memo: dict[tuple[object, ...], list[Dice]] = {}
         self._flagged: dict[str, frozenset[str]] = {}
+        self._kinds: dict[int, tuple[str, ...]] = {}
 
     # hit kind -> groups of target classes, in priority order; a class name not listed is skipped
     def kind_groups(self, kind: str, classes: list[str]) -> tuple[frozenset[str], ...]:
@@ -215,6 +216,12 @@ class RevisedProcedure(Procedure):
 
     def hit_kinds(self, target: int) -> tuple[str, ...]:
         # submarine hits need enemy submarines; "air" hits, enemy aircraft facing our submarines
+        found = self._kinds.get(target)
+        if found is None:
+            found = self._kinds[target] = self._hit_kinds(target)
+        return found
+
+    def _hit_kinds(self, target: int) -> tuple[str, ...]:
         own = dict(self.battle.defender if target else self.battle.attacker)
         enemy = dict(self.battle.attacker if target else self.battle.defender)
         kinds = []
