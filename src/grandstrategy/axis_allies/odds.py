@@ -26,7 +26,8 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
-from typing import Any
+from itertools import pairwise
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -182,6 +183,13 @@ def _profile(
     return made
 
 
+def clear_caches() -> None:
+    """Forget every side profile and dice table kept across calls (the next call starts cold)."""
+    _PROFILES.clear()
+    for cached in (_binom, _np_binom, _np_tail, _shift_index):
+        cached.cache_clear()
+
+
 def _dice_key(proc: Procedure, side: int, enemy: Counts) -> Hashable:
     """What ``side``'s later-round dice depend on besides its own units (a cache key)."""
     return (side, proc.battle.sea, proc.battle.terrain, proc.enemy_key(enemy))
@@ -197,7 +205,6 @@ class Context:
     def __init__(self, battle: Battle):
         self.battle = battle
         self.proc: Procedure = procedure_for(battle)
-        rs = self.proc.ruleset
         self.profiles = (
             _profile(self.proc, battle.attacker, battle.sea, battle.order),
             _profile(self.proc, battle.defender, battle.sea, battle.order),
@@ -511,7 +518,9 @@ def _outcome_tables(ctx: Context, target: int, spaces: tuple[_Space, _Space]) ->
         if where is None:
             base = (np.arange(n_own * n_other, dtype=np.intp) * n_own).reshape(n_own, n_other, 1)
             where = (base + own.combo_table(seq)[:, None, :]).ravel()
-            own.combos[(seq, n_other)] = where
+            if where.size <= 100_000:  # kept only while small (a profile may live long)
+                own.combos[(seq, n_other)] = where
+        weight: FloatArray
         if not stack:
             weight = np.ones(n_own * n_other)
         else:
@@ -519,7 +528,8 @@ def _outcome_tables(ctx: Context, target: int, spaces: tuple[_Space, _Space]) ->
             for _, stacked in stack[1:]:
                 pmf = stacked[key_of]
                 weight = (weight[:, :, :, None] * pmf[:, :, None, :]).reshape(n_own, n_other, -1)
-        dense = np.bincount(where, weight.ravel(), minlength=n_own * n_other * n_own)
+        # (with weights, bincount sums floats; the stubs call its result integer)
+        dense = cast(FloatArray, np.bincount(where, weight.ravel(), minlength=n_own * n_other * n_own))
         out.append(dense.reshape(n_own, n_other, n_own))
     return out
 
@@ -578,7 +588,7 @@ def _propagate_dense(ctx: Context, init: dict[Pair, float]) -> dict[Pair, float]
         a0, a1 = tables_a
         d0, d1 = tables_d
         k0, k1 = keep
-        for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):
+        for lo, hi in pairwise(cuts):
             idx = order[lo:hi]
             in0, in1 = s0[idx], s1[idx]
             start = in0 + in1 * k1[lo:hi]
@@ -590,7 +600,7 @@ def _propagate_dense(ctx: Context, init: dict[Pair, float]) -> dict[Pair, float]
         terminal *= settled
     else:
         last = nphase - 1
-        for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):
+        for lo, hi in pairwise(cuts):
             idx = order[lo:hi]
             inflow = [stage[idx] for stage in stages]
             kp = [k[lo:hi] for k in keep]
@@ -1148,10 +1158,12 @@ def exact_distribution(ctx: Context) -> dict[Pair, float]:
     terminal: dict[Pair, float] = {}
     if solver == "linear" and not special_first:
         return dict(_solve_linear(ctx, {ctx.start: 1.0}))
-    if solver == "general" and ctx.battle.retreat_after is None and not ctx.proc.first_round_special():
-        if not ctx.ended(ctx.start):  # an ended start still fights its first round (an ID alone)
-            dense = _propagate_dense(ctx, {ctx.start: 1.0})
-            return dense if dense is not None else dict(_propagate(ctx, {ctx.start: 1.0}))
+    # a first round like the others needs no explicit step, unless the start has ended already
+    # (an ID alone still fights its first cycle)
+    plain = ctx.battle.retreat_after is None and not ctx.proc.first_round_special()
+    if solver == "general" and plain and not ctx.ended(ctx.start):
+        dense = _propagate_dense(ctx, {ctx.start: 1.0})
+        return dense if dense is not None else dict(_propagate(ctx, {ctx.start: 1.0}))
     rest = _step(ctx, {ctx.start: 1.0}, True, terminal)
     if ctx.battle.retreat_after is not None:
         for _ in range(ctx.battle.retreat_after - 1):

@@ -8,8 +8,8 @@ the Historical Edition document (``rules/003_...``), by line as in briefs/aa-var
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Hashable
+from dataclasses import dataclass
 from typing import ClassVar
 
 from grandstrategy.axis_allies.battle import GENERAL, Battle, Counts, Dice, Phase, check_battle
@@ -117,10 +117,7 @@ class RevisedProcedure(Procedure):
         if keys is None:
             units = self.ruleset.units.items()
             keys = self._flagged[flag] = frozenset(k for k, u in units if getattr(u, flag))
-        for key in keys:
-            if counts.get(key):
-                return True
-        return False
+        return any(counts.get(key) for key in keys)
 
     def _air(self, counts: Counts) -> int:
         return sum(n for k, n in counts.items() if self.ruleset.unit(k).domain == "air")
