@@ -82,8 +82,22 @@ class _Profile:
         self.tails: dict[tuple[SideState, Hashable], FloatArray] = {}
         #: per state: (out of the fight?, units left, TUV lost, label) for the summary
         self.facts: dict[SideState, tuple[bool, Counts, float, str]] = {}
+        #: per chain start: the chain's facts as arrays (linear solver, summary)
+        self.chain_tables: dict[SideState, _StateTable] = {}
         #: the states reachable from some start states, with their tables (general solver)
         self.spaces: dict[tuple[Hashable, ...], _Space] = {}
+
+
+class _StateTable:
+    """Per-state facts of a list of one side's states as arrays, for the summary of a solution."""
+
+    def __init__(self, ctx: Context, side: int, states: list[SideState]):
+        units = ctx.sides[side].units
+        facts = [ctx.fact(side, st) for st in states]
+        self.out = np.array([f[0] for f in facts], dtype=bool)
+        self.counts = np.array([[f[1][u] for u in units] for f in facts], dtype=float).reshape(len(states), len(units))
+        self.tuv = np.array([f[2] for f in facts])
+        self.labels = [f[3] for f in facts]
 
 
 class _Space:
@@ -114,7 +128,8 @@ class _Space:
         self.index = index
         self.size = len(states)
         self.level = np.array([sum(st) for st in states], dtype=np.intp)
-        self.out = np.array([ctx.fact(side, st)[0] for st in states], dtype=bool)
+        self.table = _StateTable(ctx, side, states)
+        self.out = self.table.out
         self.step = {k: np.array(v, dtype=np.intp) for k, v in nxt.items()}
         self.hits: dict[str, npt.NDArray[np.intp]] = {}
         self.keys = [ctx.proc.enemy_key(model.counts(st)) for st in states]
@@ -193,6 +208,26 @@ def clear_caches() -> None:
 def _dice_key(proc: Procedure, side: int, enemy: Counts) -> Hashable:
     """What ``side``'s later-round dice depend on besides its own units (a cache key)."""
     return (side, proc.battle.sea, proc.battle.terrain, proc.enemy_key(enemy))
+
+
+@dataclass
+class _Ends:
+    """A solution's end states as arrays: ``p[k]`` is the chance of ending in
+    (``tables[0]`` state ``ia[k]``, ``tables[1]`` state ``id[k]``); ``states`` name them."""
+
+    states: tuple[list[SideState], list[SideState]]
+    tables: tuple[_StateTable, _StateTable]
+    ia: npt.NDArray[np.intp]
+    id: npt.NDArray[np.intp]
+    p: FloatArray
+
+    def as_dict(self) -> dict[Pair, float]:
+        out: dict[Pair, float] = defaultdict(float)
+        sa, sd = self.states
+        for i, j, p in zip(self.ia.tolist(), self.id.tolist(), self.p.tolist(), strict=True):
+            if p:
+                out[(sa[i], sd[j])] += p
+        return dict(out)
 
 
 # --------------------------------------------------------------------------------------------
@@ -535,7 +570,15 @@ def _outcome_tables(ctx: Context, target: int, spaces: tuple[_Space, _Space]) ->
 
 
 def _propagate_dense(ctx: Context, init: dict[Pair, float]) -> dict[Pair, float] | None:
-    """:func:`_propagate` with numpy over whole levels of pairs; None when the battle is too large.
+    """:func:`_propagate` with numpy over whole levels of pairs; None when the battle is too large."""
+    ends = _propagate_dense_ends(ctx, init)
+    return None if ends is None else ends.as_dict()
+
+
+def _propagate_dense_ends(ctx: Context, init: dict[Pair, float]) -> _Ends | None:
+    """:func:`_propagate` with numpy over whole levels of pairs, its end states as arrays.
+
+    None when the battle is too large for it.
 
     Every pair's phase outcome is a product of the two sides' own outcomes, so all pairs' outcome
     tables are built at once (``O_A[a, d, a']``, ``O_D[a, d, d']``), and the mass leaving all pairs
@@ -618,13 +661,14 @@ def _propagate_dense(ctx: Context, init: dict[Pair, float]) -> dict[Pair, float]
                 stages[(k + 1) % nphase] += np.dot(tables_a[k][:, lo:hi] * v, tables_d[k][lo:hi]).ravel()
     in_pairs = np.empty(pairs)
     in_pairs[order] = terminal
-    terminal = in_pairs
-    result: dict[Pair, float] = {}
-    states_a, states_d = spaces[0].states, spaces[1].states
-    for p, value in enumerate(terminal.tolist()):
-        if value:
-            result[(states_a[p // nd], states_d[p % nd])] = value
-    return result
+    found = np.flatnonzero(in_pairs)
+    return _Ends(
+        (spaces[0].states, spaces[1].states),
+        (spaces[0].table, spaces[1].table),
+        found // nd,
+        found % nd,
+        in_pairs[found],
+    )
 
 
 def _keep(out_a: Outcome, out_d: Outcome, pair: Pair) -> float:
@@ -880,6 +924,34 @@ def _linear_dp_rows(pat: FloatArray, pdt: FloatArray, mass: FloatArray) -> tuple
     return m_all, stalled
 
 
+def _solve_linear_ends(ctx: Context) -> _Ends:
+    """:func:`_solve_linear` from the start alone (one chain a side), its end states as arrays."""
+    chains = (_Chains(ctx, 0), _Chains(ctx, 1))
+    ca, _ = chains[0].locate(ctx.start[0])
+    cd, _ = chains[1].locate(ctx.start[1])
+    chain_a, chain_d = chains[0].chains[ca], chains[1].chains[cd]
+    la, ld = len(chain_a) - 1, len(chain_d) - 1
+    enemy = (ctx.sides[1].counts(ctx.start[1]), ctx.sides[0].counts(ctx.start[0]))
+    mass = np.zeros((la + 1, ld + 1))
+    mass[0, 0] = 1.0
+    final, stalled = _linear_dp(chains[0].tails(ca, enemy[0], ld), chains[1].tails(cd, enemy[1], la), mass)
+    # the attacker gone (row la), then the defender gone (column ld), then stalls
+    ia = np.concatenate([np.full(ld + 1, la), np.arange(la)])
+    id_ = np.concatenate([np.arange(ld + 1), np.full(la, ld)])
+    p = np.concatenate([final[la], final[:la, ld]])
+    if stalled.any():
+        si, sj = np.nonzero(stalled)
+        ia, id_, p = np.concatenate([ia, si]), np.concatenate([id_, sj]), np.concatenate([p, stalled[si, sj]])
+    tables = []
+    for side, chain in ((0, chain_a), (1, chain_d)):
+        profile = ctx.profiles[side]
+        table = profile.chain_tables.get(chain[0])
+        if table is None:
+            table = profile.chain_tables[chain[0]] = _StateTable(ctx, side, chain)
+        tables.append(table)
+    return _Ends((chain_a, chain_d), (tables[0], tables[1]), ia, id_, p)
+
+
 def _solve_linear(ctx: Context, init: dict[Pair, float]) -> dict[Pair, float]:
     terminal: dict[Pair, float] = defaultdict(float)
     chains = (_Chains(ctx, 0), _Chains(ctx, 1))
@@ -1127,6 +1199,34 @@ def _summarise(ctx: Context, dist: dict[Pair, float], weight_total: float) -> di
     }
 
 
+def _summarise_ends(ctx: Context, ends: _Ends) -> dict[str, Any]:
+    """:func:`_summarise` of end states given as arrays: a few vector operations, no loop per pair."""
+    ta, td = ends.tables
+    sums = np.bincount(2 * ta.out[ends.ia] + td.out[ends.id], ends.p, minlength=4).tolist()
+    out: dict[str, Any] = {
+        "attacker_win": sums[1],
+        "defender_win": sums[2],
+        "draw": sums[3],
+        "undecided": sums[0],
+    }
+    moments = {}
+    for side, table, idx in ((0, ta, ends.ia), (1, td, ends.id)):
+        marginal = np.bincount(idx, ends.p, minlength=len(table.labels))
+        units = ctx.sides[side].units
+        survivors = dict(zip(units, (marginal @ table.counts).tolist(), strict=True))
+        remaining: dict[str, float] = defaultdict(float)
+        for i in np.flatnonzero(marginal).tolist():
+            remaining[table.labels[i]] += float(marginal[i])
+        lost = float(marginal @ table.tuv)
+        name = "attacker" if side == 0 else "defender"
+        out[f"{name}_survivors"] = survivors
+        out[f"{name}_remaining"] = sorted(remaining.items(), key=lambda kv: -kv[1])
+        out[f"{name}_tuv_lost"] = lost
+        moments[f"{name}_tuv_lost"] = [lost, float(marginal @ (table.tuv * table.tuv))]
+    out["_moments"] = moments
+    return out
+
+
 def _work(ctx: Context) -> tuple[str, float]:
     """Which exact solver fits, and its estimated size (compared with its guard)."""
     return ctx.work
@@ -1150,6 +1250,12 @@ def _work_of(ctx: Context) -> tuple[str, float]:
 
 def exact_distribution(ctx: Context) -> dict[Pair, float]:
     """The exact distribution of end states (pairs of side states) of ``ctx``'s battle."""
+    found = _exact(ctx)
+    return found.as_dict() if isinstance(found, _Ends) else found
+
+
+def _exact(ctx: Context) -> _Ends | dict[Pair, float]:
+    """:func:`exact_distribution`, as arrays where the solver gives them (no dictionary built)."""
     ca, cd = ctx.sides[0].counts(ctx.start[0]), ctx.sides[1].counts(ctx.start[1])
     if ctx.ended(ctx.start) and not ctx.proc.fights_first_round(ca, cd):
         return {ctx.start: 1.0}
@@ -1157,12 +1263,12 @@ def exact_distribution(ctx: Context) -> dict[Pair, float]:
     special_first = bool(ctx.battle.bombard) or (bool(ctx.sides[1].fixed) and not ctx.battle.sea)
     terminal: dict[Pair, float] = {}
     if solver == "linear" and not special_first:
-        return dict(_solve_linear(ctx, {ctx.start: 1.0}))
+        return _solve_linear_ends(ctx)
     # a first round like the others needs no explicit step, unless the start has ended already
     # (an ID alone still fights its first cycle)
     plain = ctx.battle.retreat_after is None and not ctx.proc.first_round_special()
     if solver == "general" and plain and not ctx.ended(ctx.start):
-        dense = _propagate_dense(ctx, {ctx.start: 1.0})
+        dense = _propagate_dense_ends(ctx, {ctx.start: 1.0})
         return dense if dense is not None else dict(_propagate(ctx, {ctx.start: 1.0}))
     rest = _step(ctx, {ctx.start: 1.0}, True, terminal)
     if ctx.battle.retreat_after is not None:
@@ -1225,8 +1331,8 @@ def battle_odds(
             ses[key] = math.sqrt(max(m2 - m1 * m1, 0.0) / trials)
         used = "monte-carlo"
     else:
-        dist = exact_distribution(ctx)
-        summary = _summarise(ctx, dist, 1.0)
+        found = _exact(ctx)
+        summary = _summarise_ends(ctx, found) if isinstance(found, _Ends) else _summarise(ctx, found, 1.0)
         ses = {}
         used = "exact"
     ms = (time.perf_counter() - t0) * 1000.0
