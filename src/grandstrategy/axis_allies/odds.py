@@ -82,6 +82,8 @@ class _Profile:
         self.tails: dict[tuple[SideState, Hashable], FloatArray] = {}
         #: per state: (out of the fight?, units left, TUV lost, label) for the summary
         self.facts: dict[SideState, tuple[bool, Counts, float, str]] = {}
+        #: tables derived from one side's hit table alone (linear DP kernels), by what they need
+        self.derived: dict[Hashable, FloatArray] = {}
         #: per chain start: the chain's facts as arrays (linear solver, summary)
         self.chain_tables: dict[SideState, _StateTable] = {}
         #: the states reachable from some start states, with their tables (general solver)
@@ -811,31 +813,24 @@ def _shift_index(width: int) -> npt.NDArray[np.intp]:
 BATCH_LIMIT = 60_000
 
 
-def _linear_dp(pat: FloatArray, pdt: FloatArray, mass: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """Run the chain-pair DP (see :func:`_linear_dp_rows`), with every row's tables built at once.
+def _kernel(pat: FloatArray) -> FloatArray:
+    """``K[i, j, c]``: attacker row ``i`` sends the defender from state j to c (c = ld: gone).
 
-    The row loop is then two small matrix products per attacker row: the row's visits through its
-    own self-loops (``row @ inverse``, the inverses of all rows from one batched call) and their
-    spreading into that row (terminal column) and the rows below. Falls back to the row-by-row
-    version on large battles and where a pair cannot change (a stall).
+    A function of the attacker's hit table alone (and the defender's size): kept in its profile.
     """
-    la, ld = pat.shape[0], pdt.shape[0]
-    if ld == 0 or la == 0 or la * ld * (la + ld) > BATCH_LIMIT:
-        return _linear_dp_rows(pat, pdt, mass)
-    pd0 = 1.0 - pdt[:, 1]
+    la, ld = pat.shape[0], pat.shape[1] - 1
     pmf = np.zeros((la, ld + 1))
     pmf[:, :ld] = pat[:, :ld] - pat[:, 1 : ld + 1]
-    # kernel[i, j, c]: from defender state j, attacker row i sends the defender to c (c = ld: gone)
     kernel = np.empty((la, ld, ld + 1))
     kernel[:, :, :ld] = pmf[:, _shift_index(ld)]
     kernel[:, :, ld] = pat[:, ld:0:-1]
-    loop = pd0[None, :, None] * kernel[:, :, :ld]
-    diag = np.arange(ld)
-    if (loop[:, diag, diag] >= 1.0 - STALL).any():
-        return _linear_dp_rows(pat, pdt, mass)
-    inverse = _triangular_inverse(loop)
-    # down[i, g, j]: from defender state j, the attacker (row i) loses g tokens; g = la - i is
-    # "g or more" (gone), g = 0 is the row's own terminal move
+    return kernel
+
+
+def _down(pdt: FloatArray) -> FloatArray:
+    """``D[i, g, j]``: from defender state j, attacker row i loses g tokens (g = la - i: g or more,
+    the attacker gone). A function of the defender's hit table alone: kept in its profile."""
+    ld, la = pdt.shape[0], pdt.shape[1] - 1
     padded = np.zeros((ld, la + 2))
     padded[:, : la + 1] = pdt[:, : la + 1]
     exact = (padded[:, :-1] - padded[:, 1:]).T  # (la + 1, ld)
@@ -844,13 +839,41 @@ def _linear_dp(pat: FloatArray, pdt: FloatArray, mass: FloatArray) -> tuple[Floa
     down = np.where(
         (g < last)[:, :, None], exact[None], np.where((g == last)[:, :, None], pdt[:, : la + 1].T[None], 0.0)
     )
-    down[:, 0, :] = pd0
+    down[:, 0, :] = 1.0 - pdt[:, 1]
+    return down
+
+
+def _linear_dp(
+    pat: FloatArray,
+    pdt: FloatArray,
+    mass: FloatArray,
+    kernel: FloatArray | None = None,
+    down: FloatArray | None = None,
+) -> tuple[FloatArray, FloatArray]:
+    """Run the chain-pair DP (see :func:`_linear_dp_rows`), with every row's tables built at once.
+
+    The row loop is then two small matrix products per attacker row: the row's visits through its
+    own self-loops (``row @ inverse``, the inverses of all rows built at once) and their spreading
+    into that row (terminal column) and the rows below. ``kernel`` and ``down`` (:func:`_kernel`,
+    :func:`_down`) may come from the profiles. Falls back to the row-by-row version on large
+    battles and where a pair cannot change (a stall).
+    """
+    la, ld = pat.shape[0], pdt.shape[0]
+    if ld == 0 or la == 0 or la * ld * (la + ld) > BATCH_LIMIT:
+        return _linear_dp_rows(pat, pdt, mass)
+    if kernel is None:
+        kernel = _kernel(pat)
+    pd0 = 1.0 - pdt[:, 1]
+    loop = pd0[None, :, None] * kernel[:, :, :ld]
+    diag = np.arange(ld)
+    if (loop[:, diag, diag] >= 1.0 - STALL).any():
+        return _linear_dp_rows(pat, pdt, mass)
+    inverse = _triangular_inverse(loop)
+    if down is None:
+        down = _down(pdt)
     m_all = mass.copy()
     for i in range(la):
-        row = m_all[i, :ld]
-        if not row.any():
-            continue
-        visits = row @ inverse[i]
+        visits = m_all[i, :ld] @ inverse[i]  # (an empty row costs less to spread than to test)
         # row i itself receives its visits' within-row moves too, but only its terminal column
         # is read afterwards (the rest is cleared below)
         m_all[i:, :] += (down[i, : la + 1 - i] * visits) @ kernel[i]
@@ -934,7 +957,19 @@ def _solve_linear_ends(ctx: Context) -> _Ends:
     enemy = (ctx.sides[1].counts(ctx.start[1]), ctx.sides[0].counts(ctx.start[0]))
     mass = np.zeros((la + 1, ld + 1))
     mass[0, 0] = 1.0
-    final, stalled = _linear_dp(chains[0].tails(ca, enemy[0], ld), chains[1].tails(cd, enemy[1], la), mass)
+    pat, pdt = chains[0].tails(ca, enemy[0], ld), chains[1].tails(cd, enemy[1], la)
+    kernel = down = None
+    if 0 < la * ld * (la + ld) <= BATCH_LIMIT:
+        # each side's part of the batched tables depends on it alone (and the enemy's size)
+        key_a = ("kernel", chain_a[0], _dice_key(ctx.proc, 0, enemy[0]), ld)
+        kernel = ctx.profiles[0].derived.get(key_a)
+        if kernel is None:
+            kernel = ctx.profiles[0].derived[key_a] = _kernel(pat)
+        key_d = ("down", chain_d[0], _dice_key(ctx.proc, 1, enemy[1]), la)
+        down = ctx.profiles[1].derived.get(key_d)
+        if down is None:
+            down = ctx.profiles[1].derived[key_d] = _down(pdt)
+    final, stalled = _linear_dp(pat, pdt, mass, kernel, down)
     # the attacker gone (row la), then the defender gone (column ld), then stalls
     ia = np.concatenate([np.full(ld + 1, la), np.arange(la)])
     id_ = np.concatenate([np.arange(ld + 1), np.full(la, ld)])
