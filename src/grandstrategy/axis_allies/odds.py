@@ -97,7 +97,9 @@ class _StateTable:
         units = ctx.sides[side].units
         facts = [ctx.fact(side, st) for st in states]
         self.out = np.array([f[0] for f in facts], dtype=bool)
-        self.counts = np.array([[f[1][u] for u in units] for f in facts], dtype=float).reshape(len(states), len(units))
+        self.counts = np.array([[f[1][u] for u in units] for f in facts], dtype=float).reshape(
+            len(states), len(units)
+        )
         self.tuv = np.array([f[2] for f in facts])
         self.labels = [f[3] for f in facts]
 
@@ -145,6 +147,8 @@ class _Space:
         self.key_of = np.array([key_ids[key] for key in self.keys], dtype=np.intp)
         self.distinct_keys = tuple(key_ids)
         self.pmfs: dict[tuple[Hashable, int], dict[str, FloatArray]] = {}
+        #: per partner space (by id, the partner kept alongside): see :meth:`grid`
+        self.grids: dict[int, tuple[Any, ...]] = {}
         #: per (firing side, the target's keys, phase): kinds in order and their stacked tables
         self.stacks: dict[tuple[Hashable, ...], list[tuple[str, FloatArray]]] = {}
         #: per sequence of (kind, most hits): every state's end states, one per hit combination
@@ -162,6 +166,29 @@ class _Space:
                 table = self.hit_table(kind, most)[table].reshape(self.size, -1)
             self.combos[seq] = table
         return table
+
+    def grid(
+        self, other: _Space
+    ) -> tuple[
+        npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.intp], list[int], npt.NDArray[np.bool_]
+    ]:
+        """The pairs of this (attacker) space and ``other`` in level order: each pair's attacker
+        and defender state, the order itself (flat ``a * len(other) + d``), where each level
+        starts, and whether a side is out; index bookkeeping only, kept for a few partners."""
+        found = self.grids.get(id(other))
+        if found is None or found[0] is not other:
+            na, nd = self.size, other.size
+            ia = np.repeat(np.arange(na), nd)
+            id_ = np.tile(np.arange(nd), na)
+            level = self.level[ia] + other.level[id_]
+            order = np.argsort(level, kind="stable")
+            ia, id_ = ia[order], id_[order]
+            cuts = [0, *(np.flatnonzero(np.diff(level[order])) + 1).tolist(), na * nd]
+            found = (other, ia, id_, order, cuts, self.out[ia] | other.out[id_])
+            if len(self.grids) >= 16:
+                self.grids.clear()
+            self.grids[id(other)] = found
+        return found[1:]
 
     def hit_table(self, kind: str, most: int) -> npt.NDArray[np.intp]:
         """``T[s, h]``: the state ``h`` hits of ``kind`` leave of state ``s``, h = 0..most."""
@@ -608,21 +635,15 @@ def _propagate_dense_ends(ctx: Context, init: dict[Pair, float]) -> _Ends | None
         return None
     out_a = _outcome_tables(ctx, 0, spaces)
     out_d = [o.transpose(1, 0, 2) for o in _outcome_tables(ctx, 1, spaces)]
-    # everything per pair is put in level order once, so that a level is a slice (a view)
-    ia = np.repeat(np.arange(na), nd)
-    id_ = np.tile(np.arange(nd), na)
-    level = spaces[0].level[ia] + spaces[1].level[id_]
-    order = np.argsort(level, kind="stable")
-    ia, id_ = ia[order], id_[order]
+    ia, id_, order, cuts, ended = spaces[0].grid(spaces[1])
     rows = np.arange(pairs)
     tables_a = [np.ascontiguousarray(oa.reshape(pairs, na)[order].T) for oa in out_a]  # (na, pairs)
     tables_d = [od.reshape(pairs, nd)[order] for od in out_d]  # (pairs, nd)
     keep = [ta[ia, rows] * td[rows, id_] for ta, td in zip(tables_a, tables_d, strict=True)]
     stay = np.prod(keep, axis=0)
-    settle = (stay >= 1.0 - STALL) | spaces[0].out[ia] | spaces[1].out[id_]
+    settle = (stay >= 1.0 - STALL) | ended
     scale = np.where(settle, 0.0, 1.0 / np.where(settle, 2.0, 1.0 - stay))
     settled = settle.astype(float)
-    cuts = [0, *(np.flatnonzero(np.diff(level[order])) + 1).tolist(), pairs]
     # stages[k][(a, d)]: mass about to fire phase k; spreads come out in (a, d) order
     stages = [np.zeros(pairs) for _ in range(nphase)]
     for (a, d), p in init.items():
@@ -663,13 +684,13 @@ def _propagate_dense_ends(ctx: Context, init: dict[Pair, float]) -> _Ends | None
                 stages[(k + 1) % nphase] += np.dot(tables_a[k][:, lo:hi] * v, tables_d[k][lo:hi]).ravel()
     in_pairs = np.empty(pairs)
     in_pairs[order] = terminal
-    found = np.flatnonzero(in_pairs)
+    nonzero = np.flatnonzero(in_pairs)
     return _Ends(
         (spaces[0].states, spaces[1].states),
         (spaces[0].table, spaces[1].table),
-        found // nd,
-        found % nd,
-        in_pairs[found],
+        nonzero // nd,
+        nonzero % nd,
+        in_pairs[nonzero],
     )
 
 
