@@ -82,8 +82,8 @@ class _Profile:
         self.tails: dict[tuple[SideState, Hashable], FloatArray] = {}
         #: per state: (out of the fight?, units left, TUV lost, label) for the summary
         self.facts: dict[SideState, tuple[bool, Counts, float, str]] = {}
-        #: tables derived from one side's hit table alone (linear DP kernels), by what they need
-        self.derived: dict[Hashable, FloatArray] = {}
+        #: the linear solver's one-side part from a start (chain, hit table, DP table), by enemy
+        self.linear: dict[Hashable, tuple[list[SideState], FloatArray, FloatArray | None]] = {}
         #: per chain start: the chain's facts as arrays (linear solver, summary)
         self.chain_tables: dict[SideState, _StateTable] = {}
         #: the states reachable from some start states, with their tables (general solver)
@@ -230,7 +230,7 @@ def _profile(
 def clear_caches() -> None:
     """Forget every side profile and dice table kept across calls (the next call starts cold)."""
     _PROFILES.clear()
-    for cached in (_binom, _np_binom, _np_tail, _shift_index):
+    for cached in (_binom, _np_binom, _np_tail, _shift_index, _end_index):
         cached.cache_clear()
 
 
@@ -968,32 +968,45 @@ def _linear_dp_rows(pat: FloatArray, pdt: FloatArray, mass: FloatArray) -> tuple
     return m_all, stalled
 
 
-def _solve_linear_ends(ctx: Context) -> _Ends:
-    """:func:`_solve_linear` from the start alone (one chain a side), its end states as arrays."""
-    chains = (_Chains(ctx, 0), _Chains(ctx, 1))
-    ca, _ = chains[0].locate(ctx.start[0])
-    cd, _ = chains[1].locate(ctx.start[1])
-    chain_a, chain_d = chains[0].chains[ca], chains[1].chains[cd]
-    la, ld = len(chain_a) - 1, len(chain_d) - 1
-    enemy = (ctx.sides[1].counts(ctx.start[1]), ctx.sides[0].counts(ctx.start[0]))
-    mass = np.zeros((la + 1, ld + 1))
-    mass[0, 0] = 1.0
-    pat, pdt = chains[0].tails(ca, enemy[0], ld), chains[1].tails(cd, enemy[1], la)
-    kernel = down = None
-    if 0 < la * ld * (la + ld) <= BATCH_LIMIT:
-        # each side's part of the batched tables depends on it alone (and the enemy's size)
-        key_a = ("kernel", chain_a[0], _dice_key(ctx.proc, 0, enemy[0]), ld)
-        kernel = ctx.profiles[0].derived.get(key_a)
-        if kernel is None:
-            kernel = ctx.profiles[0].derived[key_a] = _kernel(pat)
-        key_d = ("down", chain_d[0], _dice_key(ctx.proc, 1, enemy[1]), la)
-        down = ctx.profiles[1].derived.get(key_d)
-        if down is None:
-            down = ctx.profiles[1].derived[key_d] = _down(pdt)
-    final, stalled = _linear_dp(pat, pdt, mass, kernel, down)
-    # the attacker gone (row la), then the defender gone (column ld), then stalls
+def _linear_side(
+    ctx: Context, side: int, enemy: Counts, width: int, batched: bool
+) -> tuple[list[SideState], FloatArray, FloatArray | None]:
+    """One side's part of the linear solver from its start: its chain, hit table (``width``
+    columns past 0) and, for the batched DP, its one-side table (:func:`_kernel` or
+    :func:`_down`); kept in the side's profile, keyed by the enemy's dice key and size."""
+    profile = ctx.profiles[side]
+    key = (ctx.start[side], _dice_key(ctx.proc, side, enemy), width, batched)
+    found = profile.linear.get(key)
+    if found is None:
+        chains = _Chains(ctx, side)
+        cid, _ = chains.locate(ctx.start[side])
+        tails = chains.tails(cid, enemy, width)
+        extra = (_kernel(tails) if side == 0 else _down(tails)) if batched else None
+        found = profile.linear[key] = (chains.chains[cid], tails, extra)
+    return found
+
+
+@cache
+def _end_index(la: int, ld: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Where a linear DP's end states sit: the attacker gone (row la), then the defender gone."""
     ia = np.concatenate([np.full(ld + 1, la), np.arange(la)])
     id_ = np.concatenate([np.arange(ld + 1), np.full(la, ld)])
+    return ia, id_
+
+
+def _solve_linear_ends(ctx: Context) -> _Ends:
+    """:func:`_solve_linear` from the start alone (one chain a side), its end states as arrays."""
+    enemy = (ctx.sides[1].counts(ctx.start[1]), ctx.sides[0].counts(ctx.start[0]))
+    tokens = (len(ctx.sides[0].tokens), len(ctx.sides[1].tokens))
+    # a chain from the start holds every token of its side, so its length is known beforehand
+    batched = 0 < tokens[0] * tokens[1] * (tokens[0] + tokens[1]) <= BATCH_LIMIT
+    chain_a, pat, kernel = _linear_side(ctx, 0, enemy[0], tokens[1], batched)
+    chain_d, pdt, down = _linear_side(ctx, 1, enemy[1], tokens[0], batched)
+    la, ld = len(chain_a) - 1, len(chain_d) - 1
+    mass = np.zeros((la + 1, ld + 1))
+    mass[0, 0] = 1.0
+    final, stalled = _linear_dp(pat, pdt, mass, kernel, down)
+    ia, id_ = _end_index(la, ld)
     p = np.concatenate([final[la], final[:la, ld]])
     if stalled.any():
         si, sj = np.nonzero(stalled)
