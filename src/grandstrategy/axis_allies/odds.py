@@ -1284,8 +1284,9 @@ def _summarise_ends(ctx: Context, ends: _Ends) -> dict[str, Any]:
         units = ctx.sides[side].units
         survivors = dict(zip(units, (marginal @ table.counts).tolist(), strict=True))
         remaining: dict[str, float] = defaultdict(float)
-        for i in np.flatnonzero(marginal).tolist():
-            remaining[table.labels[i]] += float(marginal[i])
+        for label, share in zip(table.labels, marginal.tolist(), strict=True):
+            if share:
+                remaining[label] += share
         lost = float(marginal @ table.tuv)
         name = "attacker" if side == 0 else "defender"
         out[f"{name}_survivors"] = survivors

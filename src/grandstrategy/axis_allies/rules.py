@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
+from functools import cache
 from typing import ClassVar
 
 from grandstrategy.axis_allies.battle import GENERAL, Battle, Counts, Dice, Phase, check_battle
@@ -77,6 +78,12 @@ class Procedure:
         return not self.eliminated(att) and any(dfn.values())
 
 
+@cache
+def _flagged(rules: str, flag: str) -> frozenset[str]:
+    """The units of rule set ``rules`` with ability ``flag`` (a UnitType field), worked out once."""
+    return frozenset(k for k, u in find_rules(rules).units.items() if getattr(u, flag))
+
+
 class RevisedProcedure(Procedure):
     """Revised (2004) combat, also LHTR 1.3 (identical in battle but for heavy bombers).
 
@@ -115,8 +122,7 @@ class RevisedProcedure(Procedure):
     def _has(self, counts: Counts, flag: str) -> bool:
         keys = self._flagged.get(flag)
         if keys is None:
-            units = self.ruleset.units.items()
-            keys = self._flagged[flag] = frozenset(k for k, u in units if getattr(u, flag))
+            keys = self._flagged[flag] = _flagged(self.ruleset.name, flag)
         return any(counts.get(key) for key in keys)
 
     def _air(self, counts: Counts) -> int:
