@@ -1340,7 +1340,16 @@ def _exact(ctx: Context) -> _Ends | dict[Pair, float]:
     if solver == "general" and plain and not ctx.ended(ctx.start):
         dense = _propagate_dense_ends(ctx, {ctx.start: 1.0})
         return dense if dense is not None else dict(_propagate(ctx, {ctx.start: 1.0}))
-    rest = _step(ctx, {ctx.start: 1.0}, True, terminal)
+    if solver == "linear" and ctx.battle.retreat_after is None and ctx.proc.opening_phases() == 1:
+        # only the first phase of round 1 is special (AA fire): play it, then every round alike
+        rest = {}
+        for pair, p in ctx.phase(True, 0, ctx.start).items():
+            if ctx.ended(pair):
+                terminal[pair] = terminal.get(pair, 0.0) + p
+            else:
+                rest[pair] = p
+    else:
+        rest = _step(ctx, {ctx.start: 1.0}, True, terminal)
     if ctx.battle.retreat_after is not None:
         for _ in range(ctx.battle.retreat_after - 1):
             rest = _step(ctx, rest, False, terminal)

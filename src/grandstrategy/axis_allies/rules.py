@@ -69,6 +69,11 @@ class Procedure:
         """True when the first round is fought differently from the later ones."""
         return True
 
+    def opening_phases(self) -> int:
+        """How many leading phases of round 1 are special, the rest of it being fought exactly
+        like a later round (0: none, or the first round differs otherwise)."""
+        return 0
+
     def hit_kinds(self, target: int) -> tuple[str, ...]:
         """The hit kinds that may ever strike side ``target`` (0 attacker, 1 defender) after the
         first round, in allocation order; a superset is safe, it only costs the solver time."""
@@ -234,6 +239,10 @@ class RevisedProcedure(Procedure):
             kinds.append("air")
         kinds.append(GENERAL)
         return tuple(kinds)
+
+    def opening_phases(self) -> int:
+        # a land battle's AA fire opens round 1; its main fire is a later round's unless ships bombard
+        return 1 if not self.battle.sea and not self.battle.bombard else 0
 
     def first_round_special(self) -> bool:
         # AA fire and bombardment happen in the first round of a land battle only
