@@ -21,6 +21,7 @@ vectorised over trials; it never touches the global ``random`` module.
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Hashable
@@ -208,6 +209,7 @@ class _Space:
 #: dropped beyond :data:`PROFILE_CACHE` (each holds at most a few tables of the side's states).
 _PROFILES: OrderedDict[tuple[Hashable, ...], _Profile] = OrderedDict()
 PROFILE_CACHE = 256
+_PROFILES_LOCK = threading.Lock()
 
 
 def _profile(
@@ -216,20 +218,22 @@ def _profile(
     counts = dict(units)
     order = tuple(loss_order(counts, sea, override))
     key = (type(proc).__qualname__, proc.ruleset.name, sea, units, order)
-    found = _PROFILES.get(key)
-    if found is not None:
-        _PROFILES.move_to_end(key)
-        return found
-    made = _Profile(SideModel(counts, proc.ruleset, order, proc.class_of))
-    _PROFILES[key] = made
-    if len(_PROFILES) > PROFILE_CACHE:
-        _PROFILES.popitem(last=False)
-    return made
+    with _PROFILES_LOCK:  # (a server may solve battles in several threads)
+        found = _PROFILES.get(key)
+        if found is not None:
+            _PROFILES.move_to_end(key)
+            return found
+        made = _Profile(SideModel(counts, proc.ruleset, order, proc.class_of))
+        _PROFILES[key] = made
+        if len(_PROFILES) > PROFILE_CACHE:
+            _PROFILES.popitem(last=False)
+        return made
 
 
 def clear_caches() -> None:
     """Forget every side profile and dice table kept across calls (the next call starts cold)."""
-    _PROFILES.clear()
+    with _PROFILES_LOCK:
+        _PROFILES.clear()
     for cached in (_binom, _np_binom, _np_tail, _shift_index, _end_index):
         cached.cache_clear()
 
