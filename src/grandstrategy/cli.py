@@ -13,7 +13,12 @@ second (benchmarks/rules_latency.py).
 from __future__ import annotations
 
 import importlib
+import os
 import sys
+
+# One BLAS thread unless the user says otherwise (before anything imports numpy): the A&A odds
+# solvers multiply many small matrices, on which OpenBLAS's helper threads only spin and bill CPU.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import click
 

@@ -21,12 +21,14 @@ vectorised over trials; it never touches the global ``random`` module.
 from __future__ import annotations
 
 import math
+import threading
 import time
-from collections import defaultdict
-from collections.abc import Callable
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
-from typing import Any
+from functools import cache, cached_property, lru_cache
+from itertools import pairwise
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -59,6 +61,209 @@ STALL = 1e-12
 
 
 # --------------------------------------------------------------------------------------------
+# side profiles: what one side's units mean under a procedure, kept across calls
+
+
+class _Profile:
+    """One side's model and the tables derived from it alone (kept across battles).
+
+    Everything here depends only on the side's own units, its order of loss, the rule set's
+    procedure class and sea or land, plus (for dice tables) the *dice key* of
+    :meth:`_dice_key`: what the side's later-round dice depend on besides its own units. A
+    battle calculator is asked about the same forces again and again (a bot weighing attacks, a
+    player adding one unit at a time), so the per-state work (states, chains, dice and hit
+    tables, the facts the summary reports) is done once per profile, not once per call.
+    """
+
+    def __init__(self, model: SideModel):
+        self.model = model
+        #: the chain of states from a start state under general hits (linear solver)
+        self.chains: dict[SideState, list[SideState]] = {}
+        #: per (chain start, dice key): P(hits >= h) for each chain state but the last, h = 0..max
+        self.tails: dict[tuple[SideState, Hashable], FloatArray] = {}
+        #: per state: (out of the fight?, units left, TUV lost, label) for the summary
+        self.facts: dict[SideState, tuple[bool, Counts, float, str]] = {}
+        #: the linear solver's one-side part from a start (chain, hit table, DP table), by enemy
+        self.linear: dict[Hashable, tuple[list[SideState], FloatArray, FloatArray | None]] = {}
+        #: per chain start: the chain's facts as arrays (linear solver, summary)
+        self.chain_tables: dict[SideState, _StateTable] = {}
+        #: the states reachable from some start states, with their tables (general solver)
+        self.spaces: dict[tuple[Hashable, ...], _Space] = {}
+
+
+class _StateTable:
+    """Per-state facts of a list of one side's states as arrays, for the summary of a solution."""
+
+    def __init__(self, ctx: Context, side: int, states: list[SideState]):
+        units = ctx.sides[side].units
+        facts = [ctx.fact(side, st) for st in states]
+        self.out = np.array([f[0] for f in facts], dtype=bool)
+        self.counts = np.array([[f[1][u] for u in units] for f in facts], dtype=float).reshape(
+            len(states), len(units)
+        )
+        self.tuv = np.array([f[2] for f in facts])
+        self.labels = [f[3] for f in facts]
+
+
+class _Space:
+    """A side's states reachable from its start states (general solver), numbered, with tables.
+
+    ``hits[kind][s, h]`` is the state that ``h`` hits of ``kind`` leave of state ``s``;
+    ``pmfs`` holds, per dice key and phase, the side's hit distributions by kind when it fires
+    (``(states, hits + 1)`` arrays), so both are built once per profile, not once per battle.
+    """
+
+    def __init__(self, ctx: Context, side: int, starts: tuple[SideState, ...]):
+        model = ctx.sides[side]
+        kinds = list(ctx.proc.hit_kinds(side))
+        steps = {k: ctx.groups(side, k) for k in kinds}
+        states = list(dict.fromkeys(starts))
+        index = {st: i for i, st in enumerate(states)}
+        nxt: dict[str, list[int]] = {k: [] for k in kinds}
+        i = 0
+        while i < len(states):
+            for k, groups in steps.items():
+                after = model.alloc(states[i], groups, 1)
+                if after not in index:
+                    index[after] = len(states)
+                    states.append(after)
+                nxt[k].append(index[after])
+            i += 1
+        self.states = states
+        self.index = index
+        self.size = len(states)
+        self.level = np.array([sum(st) for st in states], dtype=np.intp)
+        self.table = _StateTable(ctx, side, states)
+        self.out = self.table.out
+        self.step = {k: np.array(v, dtype=np.intp) for k, v in nxt.items()}
+        self.hits: dict[str, npt.NDArray[np.intp]] = {}
+        self.keys = [ctx.proc.enemy_key(model.counts(st)) for st in states]
+        # the enemy's dice depend on this side only through its key: one representative per key
+        key_ids: dict[Hashable, int] = {}
+        self.key_reps: list[Counts] = []
+        for st, key in zip(states, self.keys, strict=True):
+            if key not in key_ids:
+                key_ids[key] = len(self.key_reps)
+                self.key_reps.append(model.counts(st))
+        self.key_of = np.array([key_ids[key] for key in self.keys], dtype=np.intp)
+        self.distinct_keys = tuple(key_ids)
+        self.pmfs: dict[tuple[Hashable, int], dict[str, FloatArray]] = {}
+        #: per partner space (by id, the partner kept alongside): see :meth:`grid`
+        self.grids: dict[int, tuple[Any, ...]] = {}
+        #: per (firing side, the target's keys, phase): kinds in order and their stacked tables
+        self.stacks: dict[tuple[Hashable, ...], list[tuple[str, FloatArray]]] = {}
+        #: per sequence of (kind, most hits): every state's end states, one per hit combination
+        self.combos: dict[Hashable, npt.NDArray[np.intp]] = {}
+
+    def combo_table(self, seq: tuple[tuple[str, int], ...]) -> npt.NDArray[np.intp]:
+        """``T[s, e]``: the state left of ``s`` by hit combination ``e`` of kinds ``seq`` in turn.
+
+        Combinations run over ``h1 = 0..most1``, then ``h2``..., last kind fastest.
+        """
+        table = self.combos.get(seq)
+        if table is None:
+            table = np.arange(self.size, dtype=np.intp)[:, None]
+            for kind, most in seq:
+                table = self.hit_table(kind, most)[table].reshape(self.size, -1)
+            self.combos[seq] = table
+        return table
+
+    def grid(
+        self, other: _Space
+    ) -> tuple[
+        npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.intp], list[int], npt.NDArray[np.bool_]
+    ]:
+        """The pairs of this (attacker) space and ``other`` in level order: each pair's attacker
+        and defender state, the order itself (flat ``a * len(other) + d``), where each level
+        starts, and whether a side is out; index bookkeeping only, kept for a few partners."""
+        found = self.grids.get(id(other))
+        if found is None or found[0] is not other:
+            na, nd = self.size, other.size
+            ia = np.repeat(np.arange(na), nd)
+            id_ = np.tile(np.arange(nd), na)
+            level = self.level[ia] + other.level[id_]
+            order = np.argsort(level, kind="stable")
+            ia, id_ = ia[order], id_[order]
+            cuts = [0, *(np.flatnonzero(np.diff(level[order])) + 1).tolist(), na * nd]
+            found = (other, ia, id_, order, cuts, self.out[ia] | other.out[id_])
+            if len(self.grids) >= 16:
+                self.grids.clear()
+            self.grids[id(other)] = found
+        return found[1:]
+
+    def hit_table(self, kind: str, most: int) -> npt.NDArray[np.intp]:
+        """``T[s, h]``: the state ``h`` hits of ``kind`` leave of state ``s``, h = 0..most."""
+        table = self.hits.get(kind)
+        if table is None or table.shape[1] <= most:
+            width = max(most + 1, 2 if table is None else 2 * table.shape[1])
+            cols = [np.arange(self.size, dtype=np.intp)]
+            step = self.step[kind]
+            for _ in range(width - 1):
+                cols.append(step[cols[-1]])
+            table = np.stack(cols, axis=1)
+            self.hits[kind] = table
+        return table[:, : most + 1]
+
+
+#: Side profiles by (procedure class, rule set, sea, units, order of loss); least recently used
+#: dropped beyond :data:`PROFILE_CACHE` (each holds at most a few tables of the side's states).
+_PROFILES: OrderedDict[tuple[Hashable, ...], _Profile] = OrderedDict()
+PROFILE_CACHE = 256
+_PROFILES_LOCK = threading.Lock()
+
+
+def _profile(
+    proc: Procedure, units: tuple[tuple[str, int], ...], sea: bool, override: tuple[str, ...]
+) -> _Profile:
+    counts = dict(units)
+    order = tuple(loss_order(counts, sea, override))
+    key = (type(proc).__qualname__, proc.ruleset.name, sea, units, order)
+    with _PROFILES_LOCK:  # (a server may solve battles in several threads)
+        found = _PROFILES.get(key)
+        if found is not None:
+            _PROFILES.move_to_end(key)
+            return found
+        made = _Profile(SideModel(counts, proc.ruleset, order, proc.class_of))
+        _PROFILES[key] = made
+        if len(_PROFILES) > PROFILE_CACHE:
+            _PROFILES.popitem(last=False)
+        return made
+
+
+def clear_caches() -> None:
+    """Forget every side profile and dice table kept across calls (the next call starts cold)."""
+    with _PROFILES_LOCK:
+        _PROFILES.clear()
+    for cached in (_binom, _np_binom, _np_tail, _shift_index, _end_index):
+        cached.cache_clear()
+
+
+def _dice_key(proc: Procedure, side: int, enemy: Counts) -> Hashable:
+    """What ``side``'s later-round dice depend on besides its own units (a cache key)."""
+    return (side, proc.battle.sea, proc.battle.terrain, proc.enemy_key(enemy))
+
+
+@dataclass
+class _Ends:
+    """A solution's end states as arrays: ``p[k]`` is the chance of ending in
+    (``tables[0]`` state ``ia[k]``, ``tables[1]`` state ``id[k]``); ``states`` name them."""
+
+    states: tuple[list[SideState], list[SideState]]
+    tables: tuple[_StateTable, _StateTable]
+    ia: npt.NDArray[np.intp]
+    id: npt.NDArray[np.intp]
+    p: FloatArray
+
+    def as_dict(self) -> dict[Pair, float]:
+        out: dict[Pair, float] = defaultdict(float)
+        sa, sd = self.states
+        for i, j, p in zip(self.ia.tolist(), self.id.tolist(), self.p.tolist(), strict=True):
+            if p:
+                out[(sa[i], sd[j])] += p
+        return dict(out)
+
+
+# --------------------------------------------------------------------------------------------
 # context shared by the solvers
 
 
@@ -68,23 +273,69 @@ class Context:
     def __init__(self, battle: Battle):
         self.battle = battle
         self.proc: Procedure = procedure_for(battle)
-        rs = self.proc.ruleset
-        att, dfn = dict(battle.attacker), dict(battle.defender)
-        self.sides = (
-            SideModel(att, rs, loss_order(att, battle.sea, battle.order), self.proc.class_of),
-            SideModel(dfn, rs, loss_order(dfn, battle.sea, battle.order), self.proc.class_of),
+        self.profiles = (
+            _profile(self.proc, battle.attacker, battle.sea, battle.order),
+            _profile(self.proc, battle.defender, battle.sea, battle.order),
         )
+        self.sides = (self.profiles[0].model, self.profiles[1].model)
         self.start: Pair = (self.sides[0].start, self.sides[1].start)
         # the procedure builds its phase closures anew on every call: build them once
         self.later_phases = self.proc.phases(False)
         self._groups: dict[tuple[int, str], tuple[frozenset[str], ...]] = {}
-        self.round = cache(self._round)
-        self.side_outcomes = cache(self._side_outcomes)
-        self.listed = cache(self._listed_outcomes)
-        self.phase = cache(self._phase)
-        self.outcomes = cache(self._outcomes)
-        self.ended = cache(self._ended)
-        self.can_progress = cache(self._can_progress)
+
+    # the per-battle memos are made on first use: most calls need only a few of them
+
+    @cached_property
+    def round(self) -> Callable[[Pair, bool], dict[Pair, float]]:
+        return cache(self._round)
+
+    @cached_property
+    def side_outcomes(self) -> Callable[[int, Pair], tuple[Outcome, Outcome]]:
+        return cache(self._side_outcomes)
+
+    @cached_property
+    def listed(self) -> Callable[[int, SideState, tuple[Dice, ...]], Outcome]:
+        return cache(self._listed_outcomes)
+
+    @cached_property
+    def phase(self) -> Callable[[bool, int, Pair], dict[Pair, float]]:
+        return cache(self._phase)
+
+    @cached_property
+    def outcomes(self) -> Callable[[int, SideState, tuple[Dice, ...]], dict[SideState, float]]:
+        return cache(self._outcomes)
+
+    @cached_property
+    def can_progress(self) -> Callable[[Pair], bool]:
+        return cache(self._can_progress)
+
+    @cached_property
+    def work(self) -> tuple[str, float]:
+        """Which exact solver fits, and its estimated size (see :func:`_work`)."""
+        return _work_of(self)
+
+    def fact(self, side: int, state: SideState) -> tuple[bool, Counts, float, str]:
+        """What ``state`` of ``side`` means: (out of the fight?, units left, TUV lost, label)."""
+        facts = self.profiles[side].facts
+        known = facts.get(state)
+        if known is None:
+            model = self.sides[side]
+            counts = model.counts(state)
+            rs = self.proc.ruleset
+            tuv = 0.0
+            parts = []
+            for unit in model.units:
+                n = counts[unit]
+                tuv += (model.initial[unit] - n) * rs.unit(unit).cost
+                if n:
+                    parts.append(f"{n} {unit}")
+            known = (self.proc.eliminated(counts), counts, tuv, ", ".join(parts) or "none")
+            facts[state] = known
+        return known
+
+    def ended(self, pair: Pair) -> bool:
+        """True when either side of ``pair`` is out of the fight."""
+        return self.fact(0, pair[0])[0] or self.fact(1, pair[1])[0]
 
     def groups(self, side: int, kind: str) -> tuple[frozenset[str], ...]:
         key = (side, kind)
@@ -95,10 +346,6 @@ class Context:
     def kind_rank(self, kind: str) -> int:
         order = self.proc.kind_order
         return order.index(kind) if kind in order else -1
-
-    def _ended(self, pair: Pair) -> bool:
-        a, d = pair
-        return self.proc.eliminated(self.sides[0].counts(a)) or self.proc.eliminated(self.sides[1].counts(d))
 
     def dice(
         self, phase: Callable[[int, Counts, Counts], list[Dice]], pair: Pair
@@ -257,6 +504,200 @@ def _propagate(ctx: Context, init: dict[Pair, float]) -> dict[Pair, float]:
     return terminal
 
 
+#: The dense general solver holds, per phase, every pair's outcome over each side's states:
+#: pairs x (attacker states + defender states) floats; above this it hands over to :func:`_propagate`.
+DENSE_LIMIT = 400_000
+#: ... and its per-level matrix products cost about (pairs)^2: above this many pairs, the same.
+DENSE_PAIRS = 4_000
+
+
+def _firing_pmfs(ctx: Context, side: int, space: _Space, enemy: Counts) -> list[dict[str, FloatArray]]:
+    """Per later phase, ``side``'s hit distributions by kind over its states against ``enemy``."""
+    found = []
+    for k, phase in enumerate(ctx.later_phases):
+        cache_key = (_dice_key(ctx.proc, side, enemy), k)
+        tables = space.pmfs.get(cache_key)
+        if tables is None:
+            rows: list[dict[str, list[tuple[int, float]]]] = []
+            for st in space.states:
+                groups: dict[str, list[tuple[int, float]]] = defaultdict(list)
+                for kind, n, p in phase(side, ctx.sides[side].counts(st), enemy):
+                    if n and p > 0:
+                        groups[kind].append((n, p))
+                rows.append(groups)
+            tables = {}
+            for kind in {kind for row in rows for kind in row}:
+                most = max(sum(n for n, _ in row.get(kind, ())) for row in rows)
+                table = np.zeros((space.size, most + 1))
+                for i, row in enumerate(rows):
+                    pmf = hit_pmf(row.get(kind, []), most)
+                    table[i, : len(pmf)] = pmf
+                tables[kind] = table
+            space.pmfs[cache_key] = tables
+        found.append(tables)
+    return found
+
+
+def _firing_stacks(
+    ctx: Context, target: int, spaces: tuple[_Space, _Space]
+) -> tuple[npt.NDArray[np.intp], list[list[tuple[str, FloatArray]]]]:
+    """The firer's hit tables against ``target``, per phase: kinds in order, ``(keys, firer, hits)``.
+
+    The firer's dice depend on the target only through its key (:meth:`Procedure.enemy_key`), so
+    there is one table per key the target's states take; also returns each target state's key id.
+    """
+    own, other = spaces[target], spaces[1 - target]
+    firer = 1 - target
+    reps = own.key_reps
+    battle = ctx.battle
+    found: list[list[tuple[str, FloatArray]]] = []
+    for k in range(len(ctx.later_phases)):
+        stack_key = (firer, battle.sea, battle.terrain, own.distinct_keys, k)
+        stack = other.stacks.get(stack_key)
+        if stack is None:
+            per_key = [_firing_pmfs(ctx, firer, other, rep)[k] for rep in reps]
+            stack = []
+            for kind in sorted({kind for tables in per_key for kind in tables}, key=ctx.kind_rank):
+                most = max(tables[kind].shape[1] if kind in tables else 1 for tables in per_key) - 1
+                stacked = np.zeros((len(per_key), other.size, most + 1))
+                for kid, tables in enumerate(per_key):
+                    table = tables.get(kind)
+                    if table is None:
+                        stacked[kid, :, 0] = 1.0
+                    else:
+                        stacked[kid, :, : table.shape[1]] = table
+                stack.append((kind, stacked))
+            other.stacks[stack_key] = stack
+        found.append(stack)
+    return own.key_of, found
+
+
+def _outcome_tables(ctx: Context, target: int, spaces: tuple[_Space, _Space]) -> list[FloatArray]:
+    """Per later phase, ``O[t, f, s]``: from target state t against firer state f, the chance
+    that the target is left in state s."""
+    own, other = spaces[target], spaces[1 - target]
+    key_of, stacks = _firing_stacks(ctx, target, spaces)
+    n_own, n_other = own.size, other.size
+    out = []
+    for stack in stacks:
+        seq = tuple((kind, stacked.shape[2] - 1) for kind, stacked in stack)
+        # where each (target state, firer state, hit combination) lands in the flat table
+        where = own.combos.get((seq, n_other))
+        if where is None:
+            base = (np.arange(n_own * n_other, dtype=np.intp) * n_own).reshape(n_own, n_other, 1)
+            where = (base + own.combo_table(seq)[:, None, :]).ravel()
+            if where.size <= 100_000:  # kept only while small (a profile may live long)
+                own.combos[(seq, n_other)] = where
+        weight: FloatArray
+        if not stack:
+            weight = np.ones(n_own * n_other)
+        else:
+            weight = stack[0][1][key_of]  # (own, other, hits + 1)
+            for _, stacked in stack[1:]:
+                pmf = stacked[key_of]
+                weight = (weight[:, :, :, None] * pmf[:, :, None, :]).reshape(n_own, n_other, -1)
+        # (with weights, bincount sums floats; the stubs call its result integer)
+        dense = cast(FloatArray, np.bincount(where, weight.ravel(), minlength=n_own * n_other * n_own))
+        out.append(dense.reshape(n_own, n_other, n_own))
+    return out
+
+
+def _propagate_dense(ctx: Context, init: dict[Pair, float]) -> dict[Pair, float] | None:
+    """:func:`_propagate` with numpy over whole levels of pairs; None when the battle is too large."""
+    ends = _propagate_dense_ends(ctx, init)
+    return None if ends is None else ends.as_dict()
+
+
+def _propagate_dense_ends(ctx: Context, init: dict[Pair, float]) -> _Ends | None:
+    """:func:`_propagate` with numpy over whole levels of pairs, its end states as arrays.
+
+    None when the battle is too large for it.
+
+    Every pair's phase outcome is a product of the two sides' own outcomes, so all pairs' outcome
+    tables are built at once (``O_A[a, d, a']``, ``O_D[a, d, d']``), and the mass leaving all pairs
+    of one level in one phase is spread by one matrix product ``O_A^T diag(v) O_D``. A pair
+    receives mass only from pairs with fewer tokens lost and from itself, so levels are settled in
+    order, each pair's own no-change cycle summed as a geometric series exactly as in
+    :func:`_propagate` (the product also sends each pair's self-loop back into itself, into stage
+    entries of a level already settled and never read again).
+    """
+    starts = (tuple(dict.fromkeys(a for a, _ in init)), tuple(dict.fromkeys(d for _, d in init)))
+    spaces_list = []
+    for side in (0, 1):
+        # the states reachable depend on the hit kinds the enemy can fire, hence on the enemy
+        space_key = (starts[side], side, ctx.proc.hit_kinds(side))
+        found = ctx.profiles[side].spaces.get(space_key)
+        if found is None:
+            found = _Space(ctx, side, starts[side])
+            ctx.profiles[side].spaces[space_key] = found
+        spaces_list.append(found)
+    spaces = (spaces_list[0], spaces_list[1])
+    na, nd = spaces[0].size, spaces[1].size
+    pairs = na * nd
+    nphase = len(ctx.later_phases)
+    if pairs > DENSE_PAIRS or pairs * (na + nd) * nphase > DENSE_LIMIT:
+        return None
+    out_a = _outcome_tables(ctx, 0, spaces)
+    out_d = [o.transpose(1, 0, 2) for o in _outcome_tables(ctx, 1, spaces)]
+    ia, id_, order, cuts, ended = spaces[0].grid(spaces[1])
+    rows = np.arange(pairs)
+    tables_a = [np.ascontiguousarray(oa.reshape(pairs, na)[order].T) for oa in out_a]  # (na, pairs)
+    tables_d = [od.reshape(pairs, nd)[order] for od in out_d]  # (pairs, nd)
+    keep = [ta[ia, rows] * td[rows, id_] for ta, td in zip(tables_a, tables_d, strict=True)]
+    stay = np.prod(keep, axis=0)
+    settle = (stay >= 1.0 - STALL) | ended
+    scale = np.where(settle, 0.0, 1.0 / np.where(settle, 2.0, 1.0 - stay))
+    settled = settle.astype(float)
+    # stages[k][(a, d)]: mass about to fire phase k; spreads come out in (a, d) order
+    stages = [np.zeros(pairs) for _ in range(nphase)]
+    for (a, d), p in init.items():
+        stages[0][spaces[0].index[a] * nd + spaces[1].index[d]] += p
+    terminal = np.zeros(pairs)  # in level order
+    if nphase == 2:  # every Revised sea battle and the variant's land cycle: the loop unrolled
+        s0, s1 = stages
+        a0, a1 = tables_a
+        d0, d1 = tables_d
+        k0, k1 = keep
+        for lo, hi in pairwise(cuts):
+            idx = order[lo:hi]
+            in0, in1 = s0[idx], s1[idx]
+            start = in0 + in1 * k1[lo:hi]
+            terminal[lo:hi] = start
+            v0 = start * scale[lo:hi]
+            v1 = v0 * k0[lo:hi] + in1
+            s1 += np.dot(a0[:, lo:hi] * v0, d0[lo:hi]).ravel()
+            s0 += np.dot(a1[:, lo:hi] * v1, d1[lo:hi]).ravel()
+        terminal *= settled
+    else:
+        last = nphase - 1
+        for lo, hi in pairwise(cuts):
+            idx = order[lo:hi]
+            inflow = [stage[idx] for stage in stages]
+            kp = [k[lo:hi] for k in keep]
+            start = inflow[0]
+            if nphase > 1:
+                carried = inflow[1]
+                for k in range(2, nphase):
+                    carried = carried * kp[k - 1] + inflow[k]
+                start = start + carried * kp[last]
+            terminal[lo:hi] = start * settled[lo:hi]
+            v = start * scale[lo:hi]
+            for k in range(nphase):
+                if k:
+                    v = v * kp[k - 1] + inflow[k]
+                stages[(k + 1) % nphase] += np.dot(tables_a[k][:, lo:hi] * v, tables_d[k][lo:hi]).ravel()
+    in_pairs = np.empty(pairs)
+    in_pairs[order] = terminal
+    nonzero = np.flatnonzero(in_pairs)
+    return _Ends(
+        (spaces[0].states, spaces[1].states),
+        (spaces[0].table, spaces[1].table),
+        nonzero // nd,
+        nonzero % nd,
+        in_pairs[nonzero],
+    )
+
+
 def _keep(out_a: Outcome, out_d: Outcome, pair: Pair) -> float:
     """Chance that a phase leaves ``pair`` as it is."""
     pa = next((p for s, p, _ in out_a if s == pair[0]), 0.0)
@@ -311,20 +752,25 @@ class _Chains:
     """Chains of side states under general hits: each state's next state after one more loss.
 
     Each state has one successor, so a chain is the path from a starting state to elimination.
+    The chains themselves and their hit tables live in the side's profile (kept across calls).
     """
 
     def __init__(self, ctx: Context, side: int):
         self.ctx, self.side = ctx, side
+        self.profile = ctx.profiles[side]
         self.index: dict[SideState, tuple[int, int]] = {}
         self.chains: list[list[SideState]] = []
 
     def locate(self, state: SideState) -> tuple[int, int]:
         if state not in self.index:
-            model = self.ctx.sides[self.side]
-            groups = self.ctx.groups(self.side, GENERAL)
-            chain = [state]
-            while model.remaining(chain[-1]) > 0:
-                chain.append(model.alloc(chain[-1], groups, 1))
+            chain = self.profile.chains.get(state)
+            if chain is None:
+                model = self.ctx.sides[self.side]
+                groups = self.ctx.groups(self.side, GENERAL)
+                chain = [state]
+                while model.remaining(chain[-1]) > 0:
+                    chain.append(model.alloc(chain[-1], groups, 1))
+                self.profile.chains[state] = chain
             cid = len(self.chains)
             self.chains.append(chain)
             for i, s in enumerate(chain):
@@ -335,15 +781,27 @@ class _Chains:
 
     def tails(self, cid: int, enemy: Counts, width: int) -> FloatArray:
         """``T[i, h]`` = P(state ``i`` of chain ``cid`` scores at least ``h`` hits), h = 0..width."""
-        model = self.ctx.sides[self.side]
         chain = self.chains[cid]
-        out = np.zeros((len(chain) - 1, width + 1))
-        for i, s in enumerate(chain[:-1]):
-            own = model.counts(s)
-            groups: list[tuple[int, float]] = []
-            for phase in self.ctx.later_phases:
-                groups += [(n, p) for _, n, p in phase(self.side, own, enemy) if n and p > 0]
-            out[i] = _np_tail(tuple(groups), width)
+        key = (chain[0], _dice_key(self.ctx.proc, self.side, enemy))
+        table = self.profile.tails.get(key)
+        if table is None:
+            model = self.ctx.sides[self.side]
+            rows: list[tuple[tuple[int, float], ...]] = []
+            for s in chain[:-1]:
+                own = model.counts(s)
+                groups: list[tuple[int, float]] = []
+                for phase in self.ctx.later_phases:
+                    groups += [(n, p) for _, n, p in phase(self.side, own, enemy) if n and p > 0]
+                rows.append(tuple(groups))
+            most = max((sum(n for n, _ in g) for g in rows), default=0)
+            table = np.zeros((len(rows), most + 1))
+            for i, g in enumerate(rows):
+                table[i] = _np_tail(g, most)
+            self.profile.tails[key] = table
+        if table.shape[1] >= width + 1:
+            return table[:, : width + 1]
+        out = np.zeros((table.shape[0], width + 1))
+        out[:, : table.shape[1]] = table
         return out
 
 
@@ -375,8 +833,103 @@ def _shift_index(width: int) -> npt.NDArray[np.intp]:
     return idx
 
 
-def _linear_dp(pat: FloatArray, pdt: FloatArray, mass: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """Run the chain-pair DP.
+#: Above this size (attacker tokens x defender tokens x their sum) the linear DP builds its
+#: per-row tables one row at a time instead of all at once (three arrays of about that many floats).
+BATCH_LIMIT = 60_000
+
+
+def _kernel(pat: FloatArray) -> FloatArray:
+    """``K[i, j, c]``: attacker row ``i`` sends the defender from state j to c (c = ld: gone).
+
+    A function of the attacker's hit table alone (and the defender's size): kept in its profile.
+    """
+    la, ld = pat.shape[0], pat.shape[1] - 1
+    pmf = np.zeros((la, ld + 1))
+    pmf[:, :ld] = pat[:, :ld] - pat[:, 1 : ld + 1]
+    kernel = np.empty((la, ld, ld + 1))
+    kernel[:, :, :ld] = pmf[:, _shift_index(ld)]
+    kernel[:, :, ld] = pat[:, ld:0:-1]
+    return kernel
+
+
+def _down(pdt: FloatArray) -> FloatArray:
+    """``D[i, g, j]``: from defender state j, attacker row i loses g tokens (g = la - i: g or more,
+    the attacker gone). A function of the defender's hit table alone: kept in its profile."""
+    ld, la = pdt.shape[0], pdt.shape[1] - 1
+    padded = np.zeros((ld, la + 2))
+    padded[:, : la + 1] = pdt[:, : la + 1]
+    exact = (padded[:, :-1] - padded[:, 1:]).T  # (la + 1, ld)
+    g = np.arange(la + 1)[None, :]
+    last = (la - np.arange(la))[:, None]
+    down = np.where(
+        (g < last)[:, :, None], exact[None], np.where((g == last)[:, :, None], pdt[:, : la + 1].T[None], 0.0)
+    )
+    down[:, 0, :] = 1.0 - pdt[:, 1]
+    return down
+
+
+def _linear_dp(
+    pat: FloatArray,
+    pdt: FloatArray,
+    mass: FloatArray,
+    kernel: FloatArray | None = None,
+    down: FloatArray | None = None,
+) -> tuple[FloatArray, FloatArray]:
+    """Run the chain-pair DP (see :func:`_linear_dp_rows`), with every row's tables built at once.
+
+    The row loop is then two small matrix products per attacker row: the row's visits through its
+    own self-loops (``row @ inverse``, the inverses of all rows built at once) and their spreading
+    into that row (terminal column) and the rows below. ``kernel`` and ``down`` (:func:`_kernel`,
+    :func:`_down`) may come from the profiles. Falls back to the row-by-row version on large
+    battles and where a pair cannot change (a stall).
+    """
+    la, ld = pat.shape[0], pdt.shape[0]
+    if ld == 0 or la == 0 or la * ld * (la + ld) > BATCH_LIMIT:
+        return _linear_dp_rows(pat, pdt, mass)
+    if kernel is None:
+        kernel = _kernel(pat)
+    pd0 = 1.0 - pdt[:, 1]
+    loop = pd0[None, :, None] * kernel[:, :, :ld]
+    diag = np.arange(ld)
+    if (loop[:, diag, diag] >= 1.0 - STALL).any():
+        return _linear_dp_rows(pat, pdt, mass)
+    inverse = _triangular_inverse(loop)
+    if down is None:
+        down = _down(pdt)
+    m_all = mass.copy()
+    for i in range(la):
+        visits = m_all[i, :ld] @ inverse[i]  # (an empty row costs less to spread than to test)
+        # row i itself receives its visits' within-row moves too, but only its terminal column
+        # is read afterwards (the rest is cleared below)
+        m_all[i:, :] += (down[i, : la + 1 - i] * visits) @ kernel[i]
+    m_all[:la, :ld] = 0.0
+    return m_all, np.zeros_like(mass)
+
+
+def _triangular_inverse(loop: FloatArray) -> FloatArray:
+    """``inv(I - loop[i])`` for a stack of upper triangular ``loop`` matrices (diagonal below 1).
+
+    With ``I - loop = D (I - N)``, ``D`` its diagonal and ``N`` strictly upper triangular (so
+    ``N ** n = 0``), the inverse is ``(I + N)(I + N^2)(I + N^4)... D^-1``: a few batched matrix
+    products of non-negative matrices, no pivoting and no LAPACK call overhead.
+    """
+    n = loop.shape[-1]
+    diag = np.arange(n)
+    scale = 1.0 / (1.0 - loop[:, diag, diag])
+    power = loop * scale[:, :, None]
+    power[:, diag, diag] = 0.0
+    total = power.copy()
+    total[:, diag, diag] = 1.0
+    step = 2
+    while step < n:
+        power = power @ power
+        total = total + total @ power
+        step *= 2
+    return total * scale[:, None, :]
+
+
+def _linear_dp_rows(pat: FloatArray, pdt: FloatArray, mass: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Run the chain-pair DP, one attacker row at a time.
 
     ``pat[i, h]``: P(attacker at chain index i scores >= h hits), shape (La, Ld+1);
     ``pdt[j, a]``: the same for the defender, shape (Ld, La+1); ``mass``: (La+1, Ld+1) initial
@@ -419,6 +972,59 @@ def _linear_dp(pat: FloatArray, pdt: FloatArray, mass: FloatArray) -> tuple[Floa
     return m_all, stalled
 
 
+def _linear_side(
+    ctx: Context, side: int, enemy: Counts, width: int, batched: bool
+) -> tuple[list[SideState], FloatArray, FloatArray | None]:
+    """One side's part of the linear solver from its start: its chain, hit table (``width``
+    columns past 0) and, for the batched DP, its one-side table (:func:`_kernel` or
+    :func:`_down`); kept in the side's profile, keyed by the enemy's dice key and size."""
+    profile = ctx.profiles[side]
+    key = (ctx.start[side], _dice_key(ctx.proc, side, enemy), width, batched)
+    found = profile.linear.get(key)
+    if found is None:
+        chains = _Chains(ctx, side)
+        cid, _ = chains.locate(ctx.start[side])
+        tails = chains.tails(cid, enemy, width)
+        extra = (_kernel(tails) if side == 0 else _down(tails)) if batched else None
+        found = profile.linear[key] = (chains.chains[cid], tails, extra)
+    return found
+
+
+@cache
+def _end_index(la: int, ld: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Where a linear DP's end states sit: the attacker gone (row la), then the defender gone."""
+    ia = np.concatenate([np.full(ld + 1, la), np.arange(la)])
+    id_ = np.concatenate([np.arange(ld + 1), np.full(la, ld)])
+    return ia, id_
+
+
+def _solve_linear_ends(ctx: Context) -> _Ends:
+    """:func:`_solve_linear` from the start alone (one chain a side), its end states as arrays."""
+    enemy = (ctx.sides[1].counts(ctx.start[1]), ctx.sides[0].counts(ctx.start[0]))
+    tokens = (len(ctx.sides[0].tokens), len(ctx.sides[1].tokens))
+    # a chain from the start holds every token of its side, so its length is known beforehand
+    batched = 0 < tokens[0] * tokens[1] * (tokens[0] + tokens[1]) <= BATCH_LIMIT
+    chain_a, pat, kernel = _linear_side(ctx, 0, enemy[0], tokens[1], batched)
+    chain_d, pdt, down = _linear_side(ctx, 1, enemy[1], tokens[0], batched)
+    la, ld = len(chain_a) - 1, len(chain_d) - 1
+    mass = np.zeros((la + 1, ld + 1))
+    mass[0, 0] = 1.0
+    final, stalled = _linear_dp(pat, pdt, mass, kernel, down)
+    ia, id_ = _end_index(la, ld)
+    p = np.concatenate([final[la], final[:la, ld]])
+    if stalled.any():
+        si, sj = np.nonzero(stalled)
+        ia, id_, p = np.concatenate([ia, si]), np.concatenate([id_, sj]), np.concatenate([p, stalled[si, sj]])
+    tables = []
+    for side, chain in ((0, chain_a), (1, chain_d)):
+        profile = ctx.profiles[side]
+        table = profile.chain_tables.get(chain[0])
+        if table is None:
+            table = profile.chain_tables[chain[0]] = _StateTable(ctx, side, chain)
+        tables.append(table)
+    return _Ends((chain_a, chain_d), (tables[0], tables[1]), ia, id_, p)
+
+
 def _solve_linear(ctx: Context, init: dict[Pair, float]) -> dict[Pair, float]:
     terminal: dict[Pair, float] = defaultdict(float)
     chains = (_Chains(ctx, 0), _Chains(ctx, 1))
@@ -443,14 +1049,17 @@ def _solve_linear(ctx: Context, init: dict[Pair, float]) -> dict[Pair, float]:
         for i, j, p in items:
             mass[i, j] += p
         final, stalled = _linear_dp(tails[(0, ca)][:, : ld + 1], tails[(1, cd)][:, : la + 1], mass)
-        for j in range(ld + 1):
-            if final[la, j]:
-                terminal[(chain_a[la], chain_d[j])] += float(final[la, j])
-        for i in range(la):
-            if final[i, ld]:
-                terminal[(chain_a[i], chain_d[ld])] += float(final[i, ld])
-        for i, j in zip(*np.nonzero(stalled), strict=True):
-            terminal[(chain_a[int(i)], chain_d[int(j)])] += float(stalled[i, j])
+        gone_a = chain_a[la]
+        for j, value in enumerate(final[la].tolist()):
+            if value:
+                terminal[(gone_a, chain_d[j])] += value
+        gone_d = chain_d[ld]
+        for i, value in enumerate(final[:la, ld].tolist()):
+            if value:
+                terminal[(chain_a[i], gone_d)] += value
+        if stalled.any():
+            for i, j in zip(*np.nonzero(stalled), strict=True):
+                terminal[(chain_a[int(i)], chain_d[int(j)])] += float(stalled[i, j])
     return terminal
 
 
@@ -613,53 +1222,41 @@ def _summarise(ctx: Context, dist: dict[Pair, float], weight_total: float) -> di
     rem: tuple[dict[str, float], dict[str, float]] = (defaultdict(float), defaultdict(float))
     lost = [0.0, 0.0]
     moments = {k: [0.0, 0.0] for k in ("attacker_tuv_lost", "defender_tuv_lost")}
-    rs = ctx.proc.ruleset
     for side in (0, 1):
         surv[side].update(dict.fromkeys(ctx.sides[side].units, 0.0))
-    # what each side state means (out?, units left, TUV lost, label): once per state, not per pair
-    facts: tuple[dict[SideState, tuple[bool, Counts, float, str]], ...] = ({}, {})
-
-    def fact(side: int, state: SideState) -> tuple[bool, Counts, float, str]:
-        known = facts[side].get(state)
-        if known is None:
-            model = ctx.sides[side]
-            counts = model.counts(state)
-            tuv = 0.0
-            parts = []
-            for unit in model.units:
-                n = counts[unit]
-                tuv += (model.initial[unit] - n) * rs.unit(unit).cost
-                if n:
-                    parts.append(f"{n} {unit}")
-            known = (ctx.proc.eliminated(counts), counts, tuv, ", ".join(parts) or "none")
-            facts[side][state] = known
-        return known
+    # what each side state means (out?, units left, TUV lost, label): kept in the side's profile
+    fact = ctx.fact
 
     # each side's marginal over its own states, then the per-state facts once per state
     marginal: tuple[dict[SideState, float], dict[SideState, float]] = (defaultdict(float), defaultdict(float))
-    for pair, w in dist.items():
+    known = (ctx.profiles[0].facts, ctx.profiles[1].facts)
+    # by 2 * (attacker out) + (defender out)
+    sums = [0.0, 0.0, 0.0, 0.0]
+    known_a, known_d = known
+    marginal_a, marginal_d = marginal
+    for (a, d), w in dist.items():
         p = w / weight_total
-        a_out, d_out = fact(0, pair[0])[0], fact(1, pair[1])[0]
-        bucket = (
-            "draw"
-            if a_out and d_out
-            else "defender_win"
-            if a_out
-            else "attacker_win"
-            if d_out
-            else "undecided"
-        )
-        buckets[bucket] += p
-        marginal[0][pair[0]] += p
-        marginal[1][pair[1]] += p
+        fa = known_a.get(a)
+        if fa is None:
+            fa = fact(0, a)
+        fd = known_d.get(d)
+        if fd is None:
+            fd = fact(1, d)
+        sums[2 * fa[0] + fd[0]] += p
+        marginal_a[a] += p
+        marginal_d[d] += p
+    buckets["undecided"], buckets["attacker_win"], buckets["defender_win"], buckets["draw"] = sums
     for side in (0, 1):
         mom = moments["attacker_tuv_lost" if side == 0 else "defender_tuv_lost"]
         units = ctx.sides[side].units
+        totals = surv[side]
+        labels = rem[side]
+        facts = known[side]
         for state, p in marginal[side].items():
-            _, counts, tuv, label = fact(side, state)
+            _, counts, tuv, label = facts[state]
             for unit in units:
-                surv[side][unit] += p * counts[unit]
-            rem[side][label] += p
+                totals[unit] += p * counts[unit]
+            labels[label] += p
             lost[side] += p * tuv
             mom[0] += p * tuv
             mom[1] += p * tuv * tuv
@@ -675,8 +1272,41 @@ def _summarise(ctx: Context, dist: dict[Pair, float], weight_total: float) -> di
     }
 
 
+def _summarise_ends(ctx: Context, ends: _Ends) -> dict[str, Any]:
+    """:func:`_summarise` of end states given as arrays: a few vector operations, no loop per pair."""
+    ta, td = ends.tables
+    sums = np.bincount(2 * ta.out[ends.ia] + td.out[ends.id], ends.p, minlength=4).tolist()
+    out: dict[str, Any] = {
+        "attacker_win": sums[1],
+        "defender_win": sums[2],
+        "draw": sums[3],
+        "undecided": sums[0],
+    }
+    moments = {}
+    for side, table, idx in ((0, ta, ends.ia), (1, td, ends.id)):
+        marginal = np.bincount(idx, ends.p, minlength=len(table.labels))
+        units = ctx.sides[side].units
+        survivors = dict(zip(units, (marginal @ table.counts).tolist(), strict=True))
+        remaining: dict[str, float] = defaultdict(float)
+        for label, share in zip(table.labels, marginal.tolist(), strict=True):
+            if share:
+                remaining[label] += share
+        lost = float(marginal @ table.tuv)
+        name = "attacker" if side == 0 else "defender"
+        out[f"{name}_survivors"] = survivors
+        out[f"{name}_remaining"] = sorted(remaining.items(), key=lambda kv: -kv[1])
+        out[f"{name}_tuv_lost"] = lost
+        moments[f"{name}_tuv_lost"] = [lost, float(marginal @ (table.tuv * table.tuv))]
+    out["_moments"] = moments
+    return out
+
+
 def _work(ctx: Context) -> tuple[str, float]:
     """Which exact solver fits, and its estimated size (compared with its guard)."""
+    return ctx.work
+
+
+def _work_of(ctx: Context) -> tuple[str, float]:
     if ctx.proc.linear() and ctx.battle.retreat_after is None:
         la, ld = len(ctx.sides[0].tokens), len(ctx.sides[1].tokens)
         variants = 1
@@ -694,6 +1324,12 @@ def _work(ctx: Context) -> tuple[str, float]:
 
 def exact_distribution(ctx: Context) -> dict[Pair, float]:
     """The exact distribution of end states (pairs of side states) of ``ctx``'s battle."""
+    found = _exact(ctx)
+    return found.as_dict() if isinstance(found, _Ends) else found
+
+
+def _exact(ctx: Context) -> _Ends | dict[Pair, float]:
+    """:func:`exact_distribution`, as arrays where the solver gives them (no dictionary built)."""
     ca, cd = ctx.sides[0].counts(ctx.start[0]), ctx.sides[1].counts(ctx.start[1])
     if ctx.ended(ctx.start) and not ctx.proc.fights_first_round(ca, cd):
         return {ctx.start: 1.0}
@@ -701,8 +1337,23 @@ def exact_distribution(ctx: Context) -> dict[Pair, float]:
     special_first = bool(ctx.battle.bombard) or (bool(ctx.sides[1].fixed) and not ctx.battle.sea)
     terminal: dict[Pair, float] = {}
     if solver == "linear" and not special_first:
-        return dict(_solve_linear(ctx, {ctx.start: 1.0}))
-    rest = _step(ctx, {ctx.start: 1.0}, True, terminal)
+        return _solve_linear_ends(ctx)
+    # a first round like the others needs no explicit step, unless the start has ended already
+    # (an ID alone still fights its first cycle)
+    plain = ctx.battle.retreat_after is None and not ctx.proc.first_round_special()
+    if solver == "general" and plain and not ctx.ended(ctx.start):
+        dense = _propagate_dense_ends(ctx, {ctx.start: 1.0})
+        return dense if dense is not None else dict(_propagate(ctx, {ctx.start: 1.0}))
+    if solver == "linear" and ctx.battle.retreat_after is None and ctx.proc.opening_phases() == 1:
+        # only the first phase of round 1 is special (AA fire): play it, then every round alike
+        rest = {}
+        for pair, p in ctx.phase(True, 0, ctx.start).items():
+            if ctx.ended(pair):
+                terminal[pair] = terminal.get(pair, 0.0) + p
+            else:
+                rest[pair] = p
+    else:
+        rest = _step(ctx, {ctx.start: 1.0}, True, terminal)
     if ctx.battle.retreat_after is not None:
         for _ in range(ctx.battle.retreat_after - 1):
             rest = _step(ctx, rest, False, terminal)
@@ -710,7 +1361,9 @@ def exact_distribution(ctx: Context) -> dict[Pair, float]:
         for pair, p in rest.items():
             out[pair] += p
         return dict(out)
-    final = _solve_linear(ctx, rest) if solver == "linear" else _propagate(ctx, rest)
+    final = _solve_linear(ctx, rest) if solver == "linear" else _propagate_dense(ctx, rest)
+    if final is None:
+        final = _propagate(ctx, rest)
     out = defaultdict(float, terminal)
     for pair, p in final.items():
         out[pair] += p
@@ -761,8 +1414,8 @@ def battle_odds(
             ses[key] = math.sqrt(max(m2 - m1 * m1, 0.0) / trials)
         used = "monte-carlo"
     else:
-        dist = exact_distribution(ctx)
-        summary = _summarise(ctx, dist, 1.0)
+        found = _exact(ctx)
+        summary = _summarise_ends(ctx, found) if isinstance(found, _Ends) else _summarise(ctx, found, 1.0)
         ses = {}
         used = "exact"
     ms = (time.perf_counter() - t0) * 1000.0

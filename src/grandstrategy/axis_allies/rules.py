@@ -8,7 +8,10 @@ the Historical Edition document (``rules/003_...``), by line as in briefs/aa-var
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
+from functools import cache
+from typing import ClassVar
 
 from grandstrategy.axis_allies.battle import GENERAL, Battle, Counts, Dice, Phase, check_battle
 from grandstrategy.axis_allies.units import BattleSetupError, RuleSet, UnitType, find_rules
@@ -29,12 +32,16 @@ class Procedure:
         # per-battle memo of dice lists (the solvers ask for the same side situations many times)
         self.memo: dict[tuple[object, ...], list[Dice]] = {}
         self._flagged: dict[str, frozenset[str]] = {}
+        self._kinds: dict[int, tuple[str, ...]] = {}
 
     # hit kind -> groups of target classes, in priority order; a class name not listed is skipped
     def kind_groups(self, kind: str, classes: list[str]) -> tuple[frozenset[str], ...]:
         raise NotImplementedError
 
-    kind_order: tuple[str, ...] = (GENERAL,)
+    #: Hit kinds in the order their hits are allocated within one phase. A class variable, not a
+    #: dataclass field: as a field, the base's ``__init__`` would reset every subclass's order to
+    #: ``(GENERAL,)`` and kinds sharing a phase would be applied in hash (set) order.
+    kind_order: ClassVar[tuple[str, ...]] = (GENERAL,)
 
     def class_of(self, unit: UnitType) -> str:
         raise NotImplementedError
@@ -50,8 +57,36 @@ class Procedure:
         """True when, after the first round, every hit is general and dice depend only on the firer."""
         return False
 
+    def enemy_key(self, enemy: Counts) -> Hashable:
+        """All that a side's later-round dice depend on in the enemy's units.
+
+        The solvers key their dice tables on it (with the side and the battle's options), so it
+        must change whenever the dice could; the base returns the enemy's whole force.
+        """
+        return tuple(sorted((k, n) for k, n in enemy.items() if n))
+
+    def first_round_special(self) -> bool:
+        """True when the first round is fought differently from the later ones."""
+        return True
+
+    def opening_phases(self) -> int:
+        """How many leading phases of round 1 are special, the rest of it being fought exactly
+        like a later round (0: none, or the first round differs otherwise)."""
+        return 0
+
+    def hit_kinds(self, target: int) -> tuple[str, ...]:
+        """The hit kinds that may ever strike side ``target`` (0 attacker, 1 defender) after the
+        first round, in allocation order; a superset is safe, it only costs the solver time."""
+        return self.kind_order
+
     def fights_first_round(self, att: Counts, dfn: Counts) -> bool:
         return not self.eliminated(att) and any(dfn.values())
+
+
+@cache
+def _flagged(rules: str, flag: str) -> frozenset[str]:
+    """The units of rule set ``rules`` with ability ``flag`` (a UnitType field), worked out once."""
+    return frozenset(k for k, u in find_rules(rules).units.items() if getattr(u, flag))
 
 
 class RevisedProcedure(Procedure):
@@ -66,7 +101,7 @@ class RevisedProcedure(Procedure):
     * Artillery raises one attacking infantry to 2 each.
     """
 
-    kind_order = ("sub", "air", GENERAL)
+    kind_order: ClassVar[tuple[str, ...]] = ("sub", "air", GENERAL)
 
     def class_of(self, unit: UnitType) -> str:
         if unit.sub:
@@ -92,9 +127,8 @@ class RevisedProcedure(Procedure):
     def _has(self, counts: Counts, flag: str) -> bool:
         keys = self._flagged.get(flag)
         if keys is None:
-            units = self.ruleset.units.items()
-            keys = self._flagged[flag] = frozenset(k for k, u in units if getattr(u, flag))
-        return any(counts.get(k) for k in keys)
+            keys = self._flagged[flag] = _flagged(self.ruleset.name, flag)
+        return any(counts.get(key) for key in keys)
 
     def _air(self, counts: Counts) -> int:
         return sum(n for k, n in counts.items() if self.ruleset.unit(k).domain == "air")
@@ -184,6 +218,38 @@ class RevisedProcedure(Procedure):
         units = [*dict(self.battle.attacker), *dict(self.battle.defender)]
         return not any(self.ruleset.unit(k).sub for k in units)
 
+    def enemy_key(self, enemy: Counts) -> Hashable:
+        # the enemy's destroyers (surprise strike, aircraft against subs) and submarines
+        return (self._has(enemy, "destroyer"), self._has(enemy, "sub"))
+
+    def hit_kinds(self, target: int) -> tuple[str, ...]:
+        # submarine hits need enemy submarines; "air" hits, enemy aircraft facing our submarines
+        found = self._kinds.get(target)
+        if found is None:
+            found = self._kinds[target] = self._hit_kinds(target)
+        return found
+
+    def _hit_kinds(self, target: int) -> tuple[str, ...]:
+        own = dict(self.battle.defender if target else self.battle.attacker)
+        enemy = dict(self.battle.attacker if target else self.battle.defender)
+        kinds = []
+        if self._has(enemy, "sub"):
+            kinds.append("sub")
+        if self._air(enemy) and self._has(own, "sub"):
+            kinds.append("air")
+        kinds.append(GENERAL)
+        return tuple(kinds)
+
+    def opening_phases(self) -> int:
+        # a land battle's AA fire opens round 1; its main fire is a later round's unless ships bombard
+        return 1 if not self.battle.sea and not self.battle.bombard else 0
+
+    def first_round_special(self) -> bool:
+        # AA fire and bombardment happen in the first round of a land battle only
+        if self.battle.sea:
+            return False
+        return bool(self.battle.bombard) or any(self.ruleset.unit(k).fixed for k, _ in self.battle.defender)
+
 
 class AarheProcedure(Procedure):
     """Land combat cycle of the Historical Edition variant (S3:L218-224, L244).
@@ -195,7 +261,7 @@ class AarheProcedure(Procedure):
     side with no land units left after a cycle must leave: the battle ends there.
     """
 
-    kind_order = ("aironly", "dogfight", "selective", "land", GENERAL)
+    kind_order: ClassVar[tuple[str, ...]] = ("aironly", "dogfight", "selective", "land", GENERAL)
 
     def class_of(self, unit: UnitType) -> str:
         if unit.domain == "air":
@@ -267,6 +333,13 @@ class AarheProcedure(Procedure):
 
     def phases(self, first: bool) -> list[Phase]:
         return [self._opening, self._main]
+
+    def enemy_key(self, enemy: Counts) -> Hashable:
+        # dogfights and air supremacy look only at whether the enemy flies
+        return (self._air(enemy) > 0,)
+
+    def first_round_special(self) -> bool:
+        return False  # every cycle is fought alike (S3:L218-224)
 
     def eliminated(self, counts: Counts) -> bool:
         return not any(
