@@ -117,10 +117,9 @@ class Board:
 
     def vcs(self, alliance: str) -> int:
         return sum(
-            1
+            self.profile.victory_points(t.id)
             for t in self.module.territories.values()
-            if t.victory_city
-            and self.owner(t.id) is not None
+            if self.owner(t.id) is not None
             and self.alliance(self.owner(t.id) or "") == alliance
         )
 

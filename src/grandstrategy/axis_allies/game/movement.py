@@ -36,6 +36,8 @@ class Movement(Combat):
                 else:
                     continue
                 for target in targets:
+                    if not self.profile.may_enter(self, unit, where, target, combat=combat):
+                        continue
                     reach[unit, target] = reach.get((unit, target), 0) + n
             for (unit, target), n in sorted(reach.items()):
                 stats = self.stats[unit]

@@ -1,0 +1,268 @@
+"""The Historical Edition variant as a :class:`~grandstrategy.axis_allies.game.profile.Profile`.
+
+It overrides the base game's hooks, never its engine: the sequence of play (team turns, the
+eight phases, :mod:`.turns`), prices and income (:mod:`.economy`), the map's changes
+(:mod:`.world`), research by progress boxes, diplomacy and the victory modes, and the movement
+limits of Stalinist xenophobia, Axis non-cooperation and terrain. Combat is still the base
+game's until the variant's combat (:mod:`.combat`) is wired in through the battle hooks.
+Rules are cited by the variant document's line (``S3:L206``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from grandstrategy.axis_allies.aarhe import economy, turns
+from grandstrategy.axis_allies.aarhe.tables import Tables, load_tables
+from grandstrategy.axis_allies.aarhe.world import variant_module
+from grandstrategy.axis_allies.game.board import split
+from grandstrategy.axis_allies.game.profile import Profile
+from grandstrategy.axis_allies.module.world import MapModule
+
+if TYPE_CHECKING:
+    from grandstrategy.axis_allies.game.engine import AAGame
+
+VICTORY_MODES = ("city", "total", "economic")
+
+
+class AarheProfile(Profile):
+    """Axis & Allies Revised: Historical Edition (the seed's LHTR 1.3 revision), Italy off."""
+
+    name = "aarhe"
+    title = "Axis & Allies Revised: Historical Edition (Italy off)"
+    default_max_rounds = 12
+
+    phases = turns.PHASES
+    dice_phases = ("combat", "research", "diplomacy", "income")
+    holding_phases = ("purchase", "income", "combat-move", "combat", "noncombat-move", "mobilize")
+    technologies = ()  # research goes by progress boxes, not the base game's dice (S3:L240)
+    research_cost = 5
+
+    def __init__(self, module: MapModule) -> None:
+        self.tables: Tables = load_tables(module)
+        super().__init__(variant_module(module, None))
+        self.points = economy.city_points(self.tables)
+
+    # ---- state and sequence of play -------------------------------------------------------
+
+    def setup_state(self, game: AAGame) -> None:
+        """The variant's state; round 1 is the Soviet Union's alone (S3:L206)."""
+        game.d["aarhe"] = {
+            "victory": "city",
+            "team": 0,
+            "queue": [],
+            "waiting": {},
+            "building": {},
+            "held": {},
+            "progress": {
+                p: {t.id: t.start[p] for t in self.tables.research.techs if p in t.start} for p in game.order
+            },
+            "transfers": {},
+            "transferred": [],
+            "neutrals": {n.territory: n.position for n in self.tables.diplomacy.neutrals},
+            "neutral_income": {},
+            "russia_fallen": False,
+            "axis_capital_taken": False,
+        }
+        game.d["aarhe_turn"] = {}
+        first = turns.team_order(self.tables, 1)[0]
+        game.d["aarhe"]["queue"] = turns.team_queue(self.tables, 1, first)
+        turns.next_step(game, self.tables)
+
+    def options(self, game: AAGame) -> list[str] | None:
+        if game.d["battle"] is not None:
+            return None  # battles (and the variant's dice steps) are the base engine's
+        phase = game.d["phase"]
+        if phase == "purchase":
+            return turns.purchase_options(game, self.tables)
+        if phase == "mobilize":
+            return turns.place_options(game, self.tables)
+        if phase == "research":
+            if game.d["aarhe_turn"]["exile"]:
+                return ["done"]
+            return turns.research_options(game, self.tables)
+        if phase == "diplomacy":
+            return turns.diplomacy_options(game, self.tables) if not game.d["aarhe_turn"]["exile"] else []
+        return None
+
+    def choose(self, game: AAGame, option: str) -> bool:
+        if game.d["battle"] is not None:
+            return False
+        phase, words = game.d["phase"], option.split()
+        if phase == "purchase" and words[0] == "buy":
+            turns.buy(game, self.tables, words)
+        elif phase == "purchase" and words[0] == "scorch":
+            game.d["aarhe_turn"]["scorch"].append(words[1])
+        elif phase == "mobilize" and words[0] == "place":
+            turns.place(game, self.tables, words)
+        elif phase == "research" and words[0] == "research":
+            game.d["research"] = {"tech": words[1], "dice": 0}
+        elif phase == "research" and option == "buy research die":
+            game.d["aarhe_turn"]["research_bought"] += 1
+            game.d["bank"][game.power] -= self.tables.research.die_cost.value
+        elif phase == "research" and option == "roll research dice":
+            turns.start_research_roll(game, self.tables)
+        elif phase == "research" and words[0] == "transfer":
+            partner = words[3]
+            game.d["aarhe"]["transfers"].setdefault(partner, []).append(words[1])
+            game.d["aarhe"]["transferred"].append(f"{game.power}>{partner}")
+            game.log(f"hands {words[1]} to {partner}")
+        elif phase == "diplomacy" and words[0] == "court":
+            turns.start_diplomacy_roll(game, self.tables, words[1])
+        elif phase == "diplomacy" and option == "done":
+            game.d["aarhe_turn"]["diplomacy_rolls"] = 99
+        elif words[0] == "move" and phase in ("combat-move", "noncombat-move"):
+            game.move(int(words[1]), words[2], words[3], words[5], combat=phase == "combat-move")
+            turns.stop_in_terrain(game, self.tables, words[2], words[5])
+        else:
+            return False
+        return True
+
+    def end_phase(self, game: AAGame) -> bool:
+        phase = game.d["phase"]
+        if phase == "combat-move":  # the team's combat barrier (S3:L206-208)
+            game.freeze_moved()
+            turns.set_aside(game)
+            turns.next_step(game, self.tables)
+        elif phase == "noncombat-move":
+            game.land_aircraft()
+            game.d["phase"] = "mobilize"
+            turns.scorch(game)
+        elif phase == "mobilize":
+            lost = sum(game.d["purchased"].values())
+            if lost:
+                game.log(f"{lost} purchased unit(s) could not be placed and are lost")
+            game.d["purchased"] = {}
+            game.d["phase"] = "research"
+        elif phase == "research":
+            game.d["research"] = None
+            game.d["phase"] = "diplomacy"
+        elif phase == "diplomacy":
+            turns.end_nation_turn(game, self.tables)
+        else:
+            game.d["phase"] = turns.PHASES[turns.PHASES.index(phase) + 1]
+        return True
+
+    def settle_step(self, game: AAGame) -> bool | None:
+        self.note_captures(game)
+        phase = game.d["phase"]
+        if phase == "income":
+            turns.collect_income(game, self.tables)
+            return True
+        if phase == "mobilize" and not turns.place_options(game, self.tables):
+            game.end_phase()
+            return True
+        if phase == "diplomacy" and not self.options(game):
+            game.end_phase()
+            return True
+        if phase in ("mobilize", "research", "diplomacy", "purchase"):
+            return False
+        return None
+
+    def after_dice(self, game: AAGame, battle: dict[str, Any]) -> bool:
+        if battle.get("progress"):
+            turns.after_research(game, self.tables, battle)
+        elif battle.get("diplomacy"):
+            turns.after_diplomacy(game, self.tables, battle)
+        elif battle.get("convoy"):
+            turns.after_convoy(game, battle)
+        else:
+            return False
+        return True
+
+    def dice_label(self, game: AAGame, battle: dict[str, Any], die: Sequence[Any]) -> str | None:
+        side, subject, value = die[0], die[1], die[2]
+        if side == "progress":
+            return f"{battle['attacker']} researches {subject}: a {value} ticks a box"
+        if side == "diplomacy":
+            return f"{battle['attacker']} courts {subject}: hits on {value} or less"
+        if side.startswith("convoy"):
+            return f"an enemy warship in {subject} attacks {battle['attacker']}'s convoy: hits on {value} or less"
+        return None
+
+    def note_captures(self, game: AAGame) -> None:
+        """Record the captures that lift xenophobia and Axis non-cooperation for good."""
+        aarhe = game.d["aarhe"]
+        xeno, apart = self.tables.map.xenophobia, self.tables.map.non_cooperation
+        if not aarhe["russia_fallen"] and game.alliance(game.owner(xeno.lifted_by) or xeno.owner) != "allies":
+            aarhe["russia_fallen"] = True
+        for capital in apart.until_taken:
+            owner = game.owner(capital)
+            if not aarhe["axis_capital_taken"] and owner is not None and game.alliance(owner) != "axis":
+                aarhe["axis_capital_taken"] = True
+
+    def waiting_battles(self, game: AAGame) -> Iterable[str]:
+        return turns.waiting_battles(game)
+
+    def aside_units(self, game: AAGame) -> Iterable[tuple[str, str, int]]:
+        return turns.aside_units(game)
+
+    # ---- movement limits ------------------------------------------------------------------
+
+    def may_enter(self, game: AAGame, unit: str, origin: str, target: str, *, combat: bool) -> bool:
+        power = game.power
+        aarhe = game.d["aarhe"]
+        xeno = self.tables.map.xenophobia
+        t = self.module.territories[target]
+        if power in xeno.closed_to and not aarhe["russia_fallen"] and not t.type.value == "sea":
+            if t.original_owner == xeno.owner or target in xeno.also:  # S3:L218, L234
+                return False
+        apart = self.tables.map.non_cooperation
+        if not aarhe["axis_capital_taken"]:  # S3:L218
+            others = apart.from_ if power in apart.apart else apart.apart if power in apart.from_ else []
+            if any(split(s)[0] in others for s in game.units(target)):
+                return False
+        limit = self.tables.map.miniature_limit.value
+        if any(m.territory == target and m.kind == "miniature" for m in self.tables.map.terrain):
+            team = sum(
+                n
+                for s, n in game.units(target).items()
+                if game.friendly(power, split(s)[0]) and game.stats[split(s)[1]].combat
+            )
+            if team >= limit:  # S3:L246
+                return False
+        return True
+
+    # ---- victory and economy --------------------------------------------------------------
+
+    def victory_points(self, territory: str) -> int:
+        """A territory's VCP (S3:L208-212)."""
+        return self.points.get(territory, 0)
+
+    def victory_cities_needed(self, alliance: str) -> int:
+        return next(t.points for t in self.tables.victory.city_targets if t.alliance == alliance)
+
+    def income(self, ipc_owned: int, capital_held: bool) -> int:
+        """Not used by the variant's turn (its Collect Income is :func:`.turns.collect_income`)."""
+        return ipc_owned
+
+    def production_limit(self, territory_ipc: int) -> int:
+        """IPCs an IC may spend per turn: 4 x the territory's income (S3:L236)."""
+        return self.tables.economy.production_cap_factor.value * territory_ipc
+
+    def movement(self, unit: str, techs: Sequence[str]) -> int:
+        """Long Range Aircraft: +2 for every air unit (S3:L238)."""
+        stats = self.stats[unit]
+        return stats.movement + (2 if stats.domain == "air" and "long-range-aircraft" in techs else 0)
+
+    def bomber_dice(self, unit: str, techs: Sequence[str]) -> int:
+        """Heavy Bomber: two dice in combat and in raids (S3:L238; the better one counts, as LHTR)."""
+        return 2 if self.stats[unit].strategic_bomber and "heavy-bomber" in techs else 1
+
+    def raid_bonus(self, techs: Sequence[str]) -> int:
+        return 0
+
+    def defence(self, unit: str, techs: Sequence[str]) -> int:
+        """Advanced Submarine: +1 (S3:L238); jets are the variant combat's (dogfight values)."""
+        stats = self.stats[unit]
+        return stats.defence + (1 if stats.sub and "advanced-submarine" in techs else 0)
+
+    def attack_value(self, unit: str, supported: bool, techs: Sequence[str] = ()) -> int:
+        stats = self.stats[unit]
+        value = stats.attack + (1 if stats.sub and "advanced-submarine" in techs else 0)
+        return value + 1 if supported and stats.supportable else value
+
+    def bombards(self, unit: str, techs: Sequence[str]) -> bool:
+        return self.stats[unit].bombard
+
