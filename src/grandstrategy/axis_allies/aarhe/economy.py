@@ -143,7 +143,8 @@ def convoy_route(
 def income_routes(game: AAGame, tables: Tables, power: str) -> dict[str, tuple[str, ...] | None]:
     """For each territory giving the power income: ``()`` when its IPCs reach a capital the power
     holds over land, the convoy's sea zones when they need the sea, None when blockaded (no
-    passable path: the IPCs are forfeited, S3:L214)."""
+    passable path: the IPCs are forfeited, S3:L214). A convoy sets out from any coast the IPCs
+    reach over the team's land (docs/decisions.md: a path may be land, then sea)."""
     module = game.module
     capitals = [t.id for t in module.territories.values() if t.capital and game.owner(t.id) == power]
     home: set[str] = set()
@@ -158,7 +159,7 @@ def income_routes(game: AAGame, tables: Tables, power: str) -> dict[str, tuple[s
         if t.id in home:
             routes[t.id] = ()
             continue
-        near = {t.id, *(n for n in t.neighbours if friendly_land(game, power, n))}
+        near = land_component(game, power, t.id)  # over the team's land to a coast, then by sea
         routes[t.id] = convoy_route(game, power, sea_entries(game, power, near), ends, slack)
     return routes
 
