@@ -37,6 +37,14 @@ def test_a_random_game_plays_to_its_round_limit_with_every_invariant() -> None:
     else:  # a city victory: the winner holds its VCP target at the end of a round
         assert game.vcs(result["winner"]) >= game.profile.victory_cities_needed(result["winner"])
         assert result["how"] == f"{game.vcs(result['winner'])} VCP"
-    assert {"purchase", "combat-move", "combat", "noncombat-move", "mobilize", "research", "diplomacy"} <= seen
+    assert {
+        "purchase",
+        "combat-move",
+        "combat",
+        "noncombat-move",
+        "mobilize",
+        "research",
+        "diplomacy",
+    } <= seen
     again = AA_AARHE.state_from_json(game.to_json())
     assert again.to_json() == game.to_json() and not problems(again)

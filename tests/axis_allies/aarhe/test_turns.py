@@ -1,4 +1,4 @@
-"""The variant's sequence of play: team turns, the phases in order, purchase and income (S3:L206-216, L236)."""
+"""The variant's sequence of play: team turns, the phases in order, purchase, income (S3:L206-216)."""
 
 from __future__ import annotations
 

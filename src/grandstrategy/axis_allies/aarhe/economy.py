@@ -32,7 +32,13 @@ def city_points(tables: Tables) -> dict[str, int]:
 def ic_cost(tables: Tables, territory: str) -> int:
     """An IC's price: 5 at a VC worth more than 1 point, 10 at a minor VC, 15 elsewhere (S3:L212)."""
     points = city_points(tables).get(territory, 0)
-    kind = "other" if not points else "minor-vc" if points <= tables.economy.minor_vc_points.value else "major-vc"
+    kind = (
+        "other"
+        if not points
+        else "minor-vc"
+        if points <= tables.economy.minor_vc_points.value
+        else "major-vc"
+    )
     return next(c.cost for c in tables.economy.ic_costs if c.location == kind)
 
 
@@ -120,9 +126,8 @@ def convoy_route(
     limit = min(reach) + 1 + slack  # zones on the route, ends counted
     # best[(zone, zones so far)] = (enemy warships met, route)
     best: dict[tuple[str, int], tuple[int, tuple[str, ...]]] = {}
-    frontier = [(z, (hostile_warships(game, power, z), (z,))) for z in sorted(starts)]
-    for zone, value in frontier:
-        best[zone, 1] = value
+    for zone in sorted(starts):
+        best[zone, 1] = (hostile_warships(game, power, zone), (zone,))
     found: tuple[int, tuple[str, ...]] | None = None
     for length in range(1, limit + 1):
         layer = sorted((z, v) for (z, n), v in best.items() if n == length)
@@ -172,7 +177,9 @@ def spend_reachable(game: AAGame, power: str, place: str) -> bool:
 
     def neighbours(where: str) -> list[str]:
         return [
-            n for n in module.territories[where].neighbours if module.is_sea(n) or friendly_land(game, power, n)
+            n
+            for n in module.territories[where].neighbours
+            if module.is_sea(n) or friendly_land(game, power, n)
         ]
 
     return place in bfs_distances(capitals, neighbours) if capitals else False

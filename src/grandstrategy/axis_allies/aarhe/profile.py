@@ -21,6 +21,7 @@ from grandstrategy.axis_allies.game.profile import Profile
 from grandstrategy.axis_allies.module.world import MapModule
 
 if TYPE_CHECKING:
+    from grandstrategy.axis_allies.game.board import Board
     from grandstrategy.axis_allies.game.engine import AAGame
 
 VICTORY_MODES = ("city", "total", "economic")
@@ -178,7 +179,8 @@ class AarheProfile(Profile):
         if side == "diplomacy":
             return f"{battle['attacker']} courts {subject}: hits on {value} or less"
         if side.startswith("convoy"):
-            return f"an enemy warship in {subject} attacks {battle['attacker']}'s convoy: hits on {value} or less"
+            who = battle["attacker"]
+            return f"an enemy warship in {subject} attacks {who}'s convoy: hits on {value} or less"
         return None
 
     def note_captures(self, game: AAGame) -> None:
@@ -200,14 +202,14 @@ class AarheProfile(Profile):
 
     # ---- movement limits ------------------------------------------------------------------
 
-    def may_enter(self, game: AAGame, unit: str, origin: str, target: str, *, combat: bool) -> bool:
+    def may_enter(self, game: Board, unit: str, origin: str, target: str, *, combat: bool) -> bool:
         power = game.power
         aarhe = game.d["aarhe"]
         xeno = self.tables.map.xenophobia
         t = self.module.territories[target]
-        if power in xeno.closed_to and not aarhe["russia_fallen"] and not t.type.value == "sea":
-            if t.original_owner == xeno.owner or target in xeno.also:  # S3:L218, L234
-                return False
+        closed = t.original_owner == xeno.owner or target in xeno.also
+        if power in xeno.closed_to and not aarhe["russia_fallen"] and t.type.value != "sea" and closed:
+            return False  # S3:L218, L234
         apart = self.tables.map.non_cooperation
         if not aarhe["axis_capital_taken"]:  # S3:L218
             others = apart.from_ if power in apart.apart else apart.apart if power in apart.from_ else []
@@ -265,4 +267,3 @@ class AarheProfile(Profile):
 
     def bombards(self, unit: str, techs: Sequence[str]) -> bool:
         return self.stats[unit].bombard
-

@@ -287,7 +287,8 @@ def parse_tables(files: dict[str, Any]) -> Tables:
         return Tables.model_validate(files)
     except ValidationError as error:
         lines = [
-            f"{'.'.join(str(part) for part in problem['loc'])}: {problem['msg']}" for problem in error.errors()
+            f"{'.'.join(str(part) for part in problem['loc'])}: {problem['msg']}"
+            for problem in error.errors()
         ]
         raise DataError("the AARHE tables have problems:\n  " + "\n  ".join(lines)) from None
 
@@ -312,11 +313,15 @@ def cross_problems(tables: Tables, module: MapModule) -> list[str]:
     need("territory", places, *e.lend_lease.load_from, *e.lend_lease.unload_zones)
     for tech in r.techs:
         need("power", powers, *tech.start)
-        problems.extend(f"{tech.id} starts {n} of {tech.boxes} boxes" for n in tech.start.values() if n >= tech.boxes)
+        problems.extend(
+            f"{tech.id} starts {n} of {tech.boxes} boxes" for n in tech.start.values() if n >= tech.boxes
+        )
     for neutral in d.neutrals:
         need("territory", places, neutral.territory)
         need("unit", units, *neutral.army)
-    need("territory", places, *(a for x in m.adjacencies for a in x.between), *(t.territory for t in m.terrain))
+    need(
+        "territory", places, *(a for x in m.adjacencies for a in x.between), *(t.territory for t in m.terrain)
+    )
     need("territory", places, *(z for g in m.gates for z in (*g.sea_zones, *g.controlled_by)))
     need("territory", places, *m.xenophobia.also, m.xenophobia.lifted_by, *m.non_cooperation.until_taken)
     need("power", powers, *(p for t in m.teams for p in t.powers), *m.first_round.powers)

@@ -246,9 +246,10 @@ def transfer_options(game: AAGame, tables: Tables) -> list[str]:
         if f"{power}>{partner}" in state(game)["transferred"]:
             continue
         for tech in tables.research.techs:
-            if tech.boxes == minor and tech.id in game.techs(power) and tech.id not in game.techs(partner):
-                if tech.id not in state(game)["transfers"].get(partner, []):
-                    result.append(f"transfer {tech.id} to {partner}")
+            mine = tech.id in game.techs(power)
+            theirs = tech.id in game.techs(partner) or tech.id in state(game)["transfers"].get(partner, [])
+            if tech.boxes == minor and mine and not theirs:
+                result.append(f"transfer {tech.id} to {partner}")
     return result
 
 

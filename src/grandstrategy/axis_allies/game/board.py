@@ -119,8 +119,7 @@ class Board:
         return sum(
             self.profile.victory_points(t.id)
             for t in self.module.territories.values()
-            if self.owner(t.id) is not None
-            and self.alliance(self.owner(t.id) or "") == alliance
+            if self.owner(t.id) is not None and self.alliance(self.owner(t.id) or "") == alliance
         )
 
     def capital_held(self, power: str) -> bool:

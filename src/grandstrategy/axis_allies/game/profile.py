@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 from grandstrategy.axis_allies.module.schema import Domain
 from grandstrategy.axis_allies.module.world import MapModule
 
-if TYPE_CHECKING:  # the engine imports this module; the hooks only name its class
+if TYPE_CHECKING:  # the engine imports this module; the hooks only name its classes
+    from grandstrategy.axis_allies.game.board import Board
     from grandstrategy.axis_allies.game.engine import AAGame
 
 
@@ -264,7 +265,7 @@ class Profile:
         later turn, a team member's purchases), counted by the conservation check."""
         return ()
 
-    def may_enter(self, game: AAGame, unit: str, origin: str, target: str, *, combat: bool) -> bool:
+    def may_enter(self, game: Board, unit: str, origin: str, target: str, *, combat: bool) -> bool:
         """Whether the power on move may move a ``unit`` from ``origin`` to ``target`` beyond the
         base game's rules (a variant's map or alliance limits). Revised: always."""
         return True
