@@ -229,3 +229,52 @@ def test_turn_records_of_a_waiting_team_mate_are_counted() -> None:
     choose(game, "germans", "done")
     assert game.power == "japanese"
     assert list(turns.aside_units(game)) == [("germans", "armour", 1)]
+
+
+def no_ships(game) -> None:  # type: ignore[no-untyped-def]
+    for zone in game.module.territories:
+        if game.is_sea(zone):
+            game.d["units"].pop(zone, None)
+
+
+def test_desert_upkeep_is_paid_from_income() -> None:
+    # S3:L216: 1 IPC a unit in the desert (Sahara)
+    game = fresh()
+    no_ships(game)
+    put(game, "sahara", ("germans", "infantry", 2), ("germans", "armour", 1))
+    at(game, "germans", "income")
+    bank = game.d["bank"]["germans"]
+    game.settle()
+    assert game.d["bank"]["germans"] == bank + 40 - 3
+
+
+def test_three_combat_cycles_interrupt_production() -> None:
+    # S3:L216: Karelia (2 IPCs) fought over for 3 cycles loses 1; Underground Factory is immune
+    game = fresh()
+    no_ships(game)
+    battle = {"where": "karelia-ssr", "round": 2}
+    assert not profile(game).after_dice(game, battle)  # a base battle goes on
+    battle["round"] = 3
+    profile(game).after_dice(game, battle)
+    profile(game).after_dice(game, battle)  # the same cycle counts once
+    assert game.d["aarhe"]["cycles"] == {"karelia-ssr": 3}
+    at(game, "russians", "income")
+    bank = game.d["bank"]["russians"]
+    game.settle()
+    assert game.d["bank"]["russians"] == bank + 24 - 1 and game.d["aarhe"]["cycles"] == {}
+    game.d["aarhe"]["cycles"] = {"karelia-ssr": 3}
+    game.d["techs"]["russians"] = ["underground-factory"]
+    at(game, "russians", "income")
+    bank = game.d["bank"]["russians"]
+    game.settle()
+    assert game.d["bank"]["russians"] == bank + 24
+
+
+def test_stored_ipcs_are_spent_only_where_a_path_leads_from_the_capital() -> None:
+    # S3:L214: Novosibirsk, landlocked and ringed by enemy land, cannot be reached from Moscow
+    game = fresh()
+    assert economy.spend_reachable(game, "russians", "novosibirsk")
+    for t in ("evenki-national-okrug", "kazakh-ssr", "sinkiang", "yakut-ssr"):
+        game.d["owner"][t] = "japanese"
+    assert not economy.spend_reachable(game, "russians", "novosibirsk")
+    assert economy.spend_reachable(game, "russians", "caucasus")

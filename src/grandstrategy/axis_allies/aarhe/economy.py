@@ -158,14 +158,18 @@ def income_routes(game: AAGame, tables: Tables, power: str) -> dict[str, tuple[s
     ends = sea_entries(game, power, home)
     slack = tables.economy.convoy_slack.value
     routes: dict[str, tuple[str, ...] | None] = {}
+    by_component: dict[frozenset[str], tuple[str, ...] | None] = {}
     for t in module.territories.values():
         if t.type.value != "land" or game.owner(t.id) != power or not (t.ipc or 0):
             continue
         if t.id in home:
             routes[t.id] = ()
             continue
-        near = land_component(game, power, t.id)  # over the team's land to a coast, then by sea
-        routes[t.id] = convoy_route(game, power, sea_entries(game, power, near), ends, slack)
+        # over the team's land to a coast, then by sea; one route serves a whole land component
+        near = frozenset(land_component(game, power, t.id))
+        if near not in by_component:
+            by_component[near] = convoy_route(game, power, sea_entries(game, power, near), ends, slack)
+        routes[t.id] = by_component[near]
     return routes
 
 

@@ -64,6 +64,7 @@ class AarheProfile(Profile):
             "neutrals": {n.territory: n.position for n in self.tables.diplomacy.neutrals},
             "neutral_income": {},
             "russia_fallen": False,
+            "cycles": {},
             "axis_capital_taken": False,
         }
         game.d["aarhe_turn"] = {}
@@ -169,6 +170,7 @@ class AarheProfile(Profile):
         elif battle.get("convoy"):
             turns.after_convoy(game, battle)
         else:
+            turns.count_cycles(game, battle)
             return False
         return True
 

@@ -450,10 +450,16 @@ def collect_income(game: AAGame, tables: Tables) -> None:
     forfeited = 0
     convoys: dict[str, int] = {}
     at_risk = 0
+    cycles = aarhe["cycles"]
+    sheltered = "underground-factory" in game.techs(power)
     for where, route in sorted(routes.items()):
         value = game.module.territories[where].ipc or 0
         if seen is not None and where not in seen:
             continue  # control changed since the last Collect Income: no income (S3:L208)
+        if cycles.get(where, 0) >= tables.economy.interruption_cycles.value and not sheltered:
+            loss = economy.interruption_loss(tables, value)  # S3:L216; Underground Factory: immune
+            value -= loss
+            game.log(f"production in {where} interrupted: {loss} IPCs lost")
         if route is None:
             forfeited += value
         elif not route:
@@ -463,6 +469,8 @@ def collect_income(game: AAGame, tables: Tables) -> None:
             for zone in route:
                 convoys[zone] = convoys.get(zone, 0) + value
     aarhe["held"][power] = sorted(routes)
+    for where in routes:
+        cycles.pop(where, None)
     if forfeited:
         game.log(f"{forfeited} IPCs blockaded and forfeited")
     upkeep = desert_upkeep(game, tables)
@@ -505,6 +513,19 @@ def after_convoy(game: AAGame, battle: dict[str, Any]) -> None:
         losses[zone] = min(hits, income["convoys"].get(zone, 0))
     income["losses"] = losses
     bank_income(game)
+
+
+def count_cycles(game: AAGame, battle: dict[str, Any]) -> None:
+    """Count a land battle's combat cycles against the territory fought over (production
+    interruption, S3:L216): called after each volley; a cycle counts once."""
+    where = battle.get("where")
+    if where is None or game.is_sea(where) or "round" not in battle:
+        return
+    counted = battle.get("cycles_counted", 0)
+    if battle["round"] > counted:
+        cycles = state(game)["cycles"]
+        cycles[where] = cycles.get(where, 0) + battle["round"] - counted
+        battle["cycles_counted"] = battle["round"]
 
 
 def desert_upkeep(game: AAGame, tables: Tables) -> int:
