@@ -271,10 +271,10 @@ def test_three_combat_cycles_interrupt_production() -> None:
 
 
 def test_stored_ipcs_are_spent_only_where_a_path_leads_from_the_capital() -> None:
-    # S3:L214: Novosibirsk, landlocked and ringed by enemy land, cannot be reached from Moscow
+    # S3:L214: China, landlocked, is reached from Washington over allied land and the sea until
+    # Japan takes Sinkiang, its last allied neighbour
     game = fresh()
-    assert economy.spend_reachable(game, "russians", "novosibirsk")
-    for t in ("evenki-national-okrug", "kazakh-ssr", "sinkiang", "yakut-ssr"):
-        game.d["owner"][t] = "japanese"
-    assert not economy.spend_reachable(game, "russians", "novosibirsk")
-    assert economy.spend_reachable(game, "russians", "caucasus")
+    assert economy.spend_reachable(game, "americans", "china")
+    game.d["owner"]["sinkiang"] = "japanese"
+    assert not economy.spend_reachable(game, "americans", "china")
+    assert economy.spend_reachable(game, "americans", "western-united-states")
