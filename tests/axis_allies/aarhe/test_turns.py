@@ -278,3 +278,17 @@ def test_stored_ipcs_are_spent_only_where_a_path_leads_from_the_capital() -> Non
     game.d["owner"]["sinkiang"] = "japanese"
     assert not economy.spend_reachable(game, "americans", "china")
     assert economy.spend_reachable(game, "americans", "western-united-states")
+
+
+def test_allied_land_the_soviets_liberate_stays_soviet() -> None:
+    # S3:L218, L234: green and tan territories liberated by the USSR come under its control
+    game = fresh()
+    game.d["owner"]["persia"] = "germans"
+    put(game, "persia")
+    at(game, "russians", "combat")
+    game.capture("persia", "russians")
+    assert game.owner("persia") == "russians"
+    at(game, "americans", "combat")
+    game.d["owner"]["persia"] = "germans"
+    game.capture("persia", "americans")
+    assert game.owner("persia") == "british"  # an ally other than the USSR liberates as Revised

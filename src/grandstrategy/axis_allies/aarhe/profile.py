@@ -228,6 +228,11 @@ class AarheProfile(Profile):
                 return False
         return True
 
+    def liberates(self, captor: str, original: str) -> bool:
+        """US and UK land the Soviet Union liberates stays Soviet (S3:L218, L234)."""
+        xeno = self.tables.map.xenophobia
+        return not (captor == xeno.owner and original in xeno.closed_to)
+
     # ---- victory and economy --------------------------------------------------------------
 
     def victory_points(self, territory: str) -> int:

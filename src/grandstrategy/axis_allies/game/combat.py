@@ -550,6 +550,7 @@ class Combat(Board):
             and original != captor
             and self.friendly(captor, original)
             and self.capital_held(original)
+            and self.profile.liberates(captor, original)
         ):
             new = original
         self.d["owner"][where] = new

@@ -251,6 +251,11 @@ class Profile:
         the base rule (the defence chooses its casualties and submerging, else the power on move)."""
         return None
 
+    def liberates(self, captor: str, original: str) -> bool:
+        """Whether ``captor`` taking back a friend's territory hands it to its original owner
+        (Revised: yes, while that owner holds its capital)."""
+        return True
+
     def victory_points(self, territory: str) -> int:
         """What a territory counts toward its holder's victory total: 1 for a Revised victory city."""
         return 1 if self.module.territories[territory].victory_city else 0
