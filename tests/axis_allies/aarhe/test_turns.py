@@ -292,3 +292,17 @@ def test_allied_land_the_soviets_liberate_stays_soviet() -> None:
     game.d["owner"]["persia"] = "germans"
     game.capture("persia", "americans")
     assert game.owner("persia") == "british"  # an ally other than the USSR liberates as Revised
+
+
+def test_a_battle_a_team_mate_already_won_is_called_off() -> None:
+    # the team barrier: the USSR takes Manchuria first; the US's waiting attack there ends
+    game = fresh()
+    put(game, "manchuria", ("russians", "infantry", 1), ("americans", "infantry", 1))
+    game.d["owner"]["manchuria"] = "russians"
+    at(game, "americans", "combat-move")
+    game.d["battles"] = ["manchuria"]
+    game.d["aarhe"]["queue"] = [["americans", "second"]]
+    turns.set_aside(game)
+    turns.next_step(game, profile(game).tables)
+    assert (game.power, game.d["phase"], game.d["battles"]) == ("americans", "combat", [])
+    assert game.owner("manchuria") == "russians" and not problems(game)

@@ -94,6 +94,26 @@ def take_back(game: AAGame, power: str) -> None:
     """Make ``power`` the power on move again, with the turn records it set aside."""
     game.d["turn"] = game.order.index(power)
     game.d.update(state(game)["waiting"].pop(power))
+    drop_settled(game)
+
+
+def drop_settled(game: AAGame) -> None:
+    """Battles and raids a team-mate settled first: a territory it took, or a sea zone it
+    cleared, is no longer the power's to fight or bomb; its units simply stand there (and
+    raiders return over it)."""
+    power = game.power
+    for where in list(game.d["battles"]):
+        taken = game.is_sea(where) or game.friendly(power, game.owner(where))
+        if taken and not game.enemy_units(power, where):
+            game.d["battles"].remove(where)
+            game.d["origins"].pop(where, None)
+            game.d["amphibious"].pop(where, None)
+            game.log(f"{where} is already won by the team")
+    for where in list(game.d["raids"]):
+        if game.friendly(power, game.owner(where)):
+            for stack, n in sorted(game.d["raids"].pop(where).items()):
+                game.add(where, stack, n)
+            game.log(f"the raid on {where} is called off: it is in friendly hands")
 
 
 def waiting_battles(game: AAGame) -> Iterable[str]:
