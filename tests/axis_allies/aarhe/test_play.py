@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tests.axis_allies.aarhe.helpers import fresh
+
 from grandstrategy.axis_allies.aarhe.ruleset import AA_AARHE
 from grandstrategy.axis_allies.game.engine import AAGame
 from grandstrategy.axis_allies.game.invariants import conservation_problems, problems, unit_counts
@@ -48,3 +50,11 @@ def test_a_random_game_plays_to_its_round_limit_with_every_invariant() -> None:
     } <= seen
     again = AA_AARHE.state_from_json(game.to_json())
     assert again.to_json() == game.to_json() and not problems(again)
+
+
+def test_the_variants_own_invariants_are_checked() -> None:
+    game = fresh()
+    assert not problems(game)
+    game.d["aarhe"]["neutrals"]["spain"] = -6
+    game.d["aarhe"]["progress"]["germans"]["rockets"] = 4
+    assert problems(game) == ["spain at -6 on the track", "germans has 4 boxes of rockets"]

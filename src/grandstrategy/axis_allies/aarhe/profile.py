@@ -199,6 +199,9 @@ class AarheProfile(Profile):
     def waiting_battles(self, game: AAGame) -> Iterable[str]:
         return turns.waiting_battles(game)
 
+    def problems(self, game: AAGame) -> list[str]:
+        return turns.problems(game, self.tables)
+
     def aside_units(self, game: AAGame) -> Iterable[tuple[str, str, int]]:
         return turns.aside_units(game)
 

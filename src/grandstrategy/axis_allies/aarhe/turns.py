@@ -136,6 +136,27 @@ def aside_units(game: AAGame) -> Iterable[tuple[str, str, int]]:
             yield power, unit, n
 
 
+def problems(game: AAGame, tables: Tables) -> list[str]:
+    """What must hold of the variant's state: neutrals on the track, boxes within their count,
+    set-aside records only of the team on move, nothing negative."""
+    found: list[str] = []
+    aarhe = state(game)
+    found.extend(f"{n} at {p} on the track" for n, p in aarhe["neutrals"].items() if not -5 <= p <= 5)
+    boxes = {t.id: t.boxes for t in tables.research.techs}
+    for power, progress in aarhe["progress"].items():
+        found.extend(
+            f"{power} has {n} boxes of {tech}" for tech, n in progress.items() if not 0 <= n <= boxes[tech]
+        )
+    for power in aarhe["waiting"]:
+        if power == game.power or not game.friendly(power, game.power):
+            found.append(f"{power}'s turn records are set aside while {game.power} plays")
+    records = game.d.get("aarhe_turn") or {}
+    found.extend(f"{n} infantry booked at {vc}" for vc, n in records.get("recruits", {}).items() if n < 0)
+    if game.d["phase"] == "income" and game.d["battle"] is None and game.d["result"] is None:
+        found.append("the game rests in the income phase")
+    return found
+
+
 def begin_turn(game: AAGame, power: str) -> None:
     """``power``'s turn begins: fresh records, warships bought last turn ready to mobilize."""
     game.d["turn"] = game.order.index(power)

@@ -65,6 +65,7 @@ def problems(game: AAGame) -> list[str]:
         found.append(f"units bought but not placed in phase {d['phase']}")
     if d["phase"] not in game.profile.phases:
         found.append(f"unknown phase {d['phase']!r}")
+    found.extend(game.profile.problems(game))
     return found
 
 

@@ -260,6 +260,10 @@ class Profile:
         """What a territory counts toward its holder's victory total: 1 for a Revised victory city."""
         return 1 if self.module.territories[territory].victory_city else 0
 
+    def problems(self, game: AAGame) -> list[str]:
+        """Broken invariants of the variant's own state (the base check adds them)."""
+        return []
+
     def waiting_battles(self, game: AAGame) -> Iterable[str]:
         """Places where battles wait outside the power on move's own list (a team turn's
         members who moved first); the invariant check allows both sides there."""
