@@ -306,3 +306,23 @@ def test_a_battle_a_team_mate_already_won_is_called_off() -> None:
     turns.next_step(game, profile(game).tables)
     assert (game.power, game.d["phase"], game.d["battles"]) == ("americans", "combat", [])
     assert game.owner("manchuria") == "russians" and not problems(game)
+
+
+def test_economic_attacks_cut_the_next_income_and_a_capitals_excess_comes_off_the_bank() -> None:
+    # S3:L230: the United Kingdom (8 IPCs) takes 11 damage: its next income 0, 3 stored IPCs lost
+    game = fresh()
+    no_ships(game)
+    at(game, "germans", "combat")
+    bank = game.d["bank"]["british"]
+    game.d["battle"] = {"where": "united-kingdom", "attacker": "germans", "stage": "bomb", "damage": 11}
+    game.after_raid_dice(game.d["battle"])
+    assert game.d["battle"] is None and game.d["bank"]["british"] == bank - 3
+    assert game.d["aarhe"]["damage"] == {"united-kingdom": 8}
+    game.d["battle"] = {"where": "western-europe", "attacker": "british", "stage": "bomb", "damage": 9}
+    game.after_raid_dice(game.d["battle"])
+    assert game.d["aarhe"]["damage"]["western-europe"] == 6  # not below 0, no capital: no excess
+    at(game, "british", "income")
+    game.settle()
+    assert (
+        game.d["bank"]["british"] == bank - 3 + 30 - 8 and "united-kingdom" not in game.d["aarhe"]["damage"]
+    )

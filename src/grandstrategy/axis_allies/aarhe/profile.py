@@ -65,6 +65,7 @@ class AarheProfile(Profile):
             "neutral_income": {},
             "russia_fallen": False,
             "cycles": {},
+            "damage": {},
             "axis_capital_taken": False,
         }
         game.d["aarhe_turn"] = {}
@@ -229,6 +230,21 @@ class AarheProfile(Profile):
             )
             if team >= limit:  # S3:L246
                 return False
+        return True
+
+    def book_raid_damage(self, game: Board, where: str, owner: str, damage: int) -> bool:
+        """Economic attacks cut the territory's next income, never below 0; at a capital the
+        excess comes off the stored IPCs at once (S3:L230)."""
+        books = game.d["aarhe"]["damage"]
+        value = self.module.territories[where].ipc or 0
+        booked = min(damage, max(0, value - books.get(where, 0)))
+        books[where] = books.get(where, 0) + booked
+        excess = damage - booked
+        taken = 0
+        if excess and self.module.territories[where].capital == owner:
+            taken = min(excess, game.d["bank"][owner])
+            game.d["bank"][owner] -= taken
+        game.log(f"economic attack on {where}: next income {booked} lower, {taken} stored IPCs lost")
         return True
 
     def liberates(self, captor: str, original: str) -> bool:

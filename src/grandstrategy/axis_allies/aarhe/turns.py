@@ -497,9 +497,10 @@ def collect_income(game: AAGame, tables: Tables) -> None:
         value = game.module.territories[where].ipc or 0
         if seen is not None and where not in seen:
             continue  # control changed since the last Collect Income: no income (S3:L208)
+        value = max(0, value - aarhe["damage"].pop(where, 0))  # economic attacks (S3:L230)
         if cycles.get(where, 0) >= tables.economy.interruption_cycles.value and not sheltered:
-            loss = economy.interruption_loss(tables, value)  # S3:L216; Underground Factory: immune
-            value -= loss
+            loss = economy.interruption_loss(tables, game.module.territories[where].ipc or 0)
+            value = max(0, value - loss)  # S3:L216 (by the original income); Underground Factory: immune
             game.log(f"production in {where} interrupted: {loss} IPCs lost")
         if route is None:
             forfeited += value

@@ -251,6 +251,11 @@ class Profile:
         the base rule (the defence chooses its casualties and submerging, else the power on move)."""
         return None
 
+    def book_raid_damage(self, game: Board, where: str, owner: str, damage: int) -> bool:
+        """Book a raid's or rocket's ``damage`` to ``owner``'s territory the variant's way; False:
+        the base rule (LHTR 1.3: IPCs from the bank, up to the territory's value a turn)."""
+        return False
+
     def liberates(self, captor: str, original: str) -> bool:
         """Whether ``captor`` taking back a friend's territory hands it to its original owner
         (Revised: yes, while that owner holds its capital)."""
