@@ -326,3 +326,39 @@ def test_economic_attacks_cut_the_next_income_and_a_capitals_excess_comes_off_th
     assert (
         game.d["bank"]["british"] == bank - 3 + 30 - 8 and "united-kingdom" not in game.d["aarhe"]["damage"]
     )
+
+
+def test_lend_lease_sails_on_a_transport_and_adds_to_the_receivers_next_income() -> None:
+    # S3:L234: at most 6 IPCs a transport, 12 a turn, loaded off Eastern/Western US, unloaded
+    # from sea zone 4 or 34 onto Soviet or British land; the IPCs join its next income
+    game = fresh()
+    no_ships(game)
+    put(game, "sz-10", ("americans", "transport", 3))
+    at(game, "americans")
+    bank = game.d["bank"]["americans"]
+    choose(game, "americans", "lend-lease 6 at sz-10")
+    choose(game, "americans", "lend-lease 6 at sz-10")
+    assert not [o for o in options(game) if o.startswith("lend-lease")]  # 12 a turn
+    assert game.d["bank"]["americans"] == bank - 12
+    at(game, "americans", "noncombat-move")
+    put(game, "eastern-united-states", ("americans", "infantry", 2))
+    assert "move 1 infantry eastern-united-states -> sz-10" in options(game)  # the unladen one
+    choose(game, "americans", "move 1 transport sz-10 -> sz-9")
+    zones = [s["zone"] for s in game.d["aarhe"]["lend_lease"]]
+    assert zones == ["sz-10", "sz-10"]  # the unladen transport sails first
+    assert "move 1 infantry eastern-united-states -> sz-10" not in options(game)  # both laden
+    choose(game, "americans", "move 1 transport sz-10 -> sz-9")
+    assert sorted(s["zone"] for s in game.d["aarhe"]["lend_lease"]) == ["sz-10", "sz-9"]
+    for ship in game.d["aarhe"]["lend_lease"]:
+        ship["zone"] = "sz-4"
+    put(game, "sz-9")
+    put(game, "sz-4", ("americans", "transport", 1))
+    choose(game, "americans", "done")  # a transport short: one shipment is lost with it
+    assert game.d["aarhe"]["lend_lease"] == [{"zone": "sz-4", "ipc": 6}]
+    at(game, "americans", "noncombat-move")
+    choose(game, "americans", "deliver lend-lease sz-4 to archangel")
+    assert game.d["aarhe"]["lend_lease"] == [] and game.d["aarhe"]["aid"] == {"archangel": 6}
+    at(game, "russians", "income")
+    bank = game.d["bank"]["russians"]
+    game.settle()
+    assert game.d["bank"]["russians"] == bank + 24 + 6

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from grandstrategy.axis_allies.aarhe import economy, turns
+from grandstrategy.axis_allies.aarhe import economy, lendlease, turns
 from grandstrategy.axis_allies.aarhe.tables import Tables, load_tables
 from grandstrategy.axis_allies.aarhe.world import variant_module
 from grandstrategy.axis_allies.game.board import split
@@ -78,7 +78,11 @@ class AarheProfile(Profile):
             return None  # battles (and the variant's dice steps) are the base engine's
         phase = game.d["phase"]
         if phase == "purchase":
-            return turns.purchase_options(game, self.tables)
+            options = turns.purchase_options(game, self.tables)
+            return [*options[:-1], *lendlease.load_options(game, self.tables), options[-1]]
+        if phase == "noncombat-move" and game.power == self.tables.economy.lend_lease.giver:
+            deliveries = lendlease.deliver_options(game, self.tables)
+            return [*deliveries, *game.move_options(combat=False), "done"] if deliveries else None
         if phase == "mobilize":
             return turns.place_options(game, self.tables)
         if phase == "research":
@@ -115,9 +119,15 @@ class AarheProfile(Profile):
             turns.start_diplomacy_roll(game, self.tables, words[1])
         elif phase == "diplomacy" and option == "done":
             game.d["aarhe_turn"]["diplomacy_rolls"] = 99
+        elif phase == "purchase" and words[0] == "lend-lease":
+            lendlease.load(game, int(words[1]), words[3])
+        elif phase == "noncombat-move" and words[0] == "deliver":
+            lendlease.deliver(game, words[2], words[4])
         elif words[0] == "move" and phase in ("combat-move", "noncombat-move"):
             game.move(int(words[1]), words[2], words[3], words[5], combat=phase == "combat-move")
             turns.stop_in_terrain(game, self.tables, words[2], words[5])
+            if game.stats[words[2]].transport_capacity:
+                lendlease.follow(game, words[3], words[5])
         else:
             return False
         return True
@@ -149,6 +159,7 @@ class AarheProfile(Profile):
 
     def settle_step(self, game: AAGame) -> bool | None:
         self.note_captures(game)
+        lendlease.sink_unescorted(game, self.tables)
         phase = game.d["phase"]
         if phase == "income":
             turns.collect_income(game, self.tables)
@@ -221,6 +232,8 @@ class AarheProfile(Profile):
             others = apart.from_ if power in apart.apart else apart.apart if power in apart.from_ else []
             if any(split(s)[0] in others for s in game.units(target)):
                 return False
+        if not lendlease.room_for_cargo(game, self.tables, unit, target):
+            return False  # a laden lend-lease transport carries nothing else (S3:L234)
         limit = self.tables.map.miniature_limit.value
         if any(m.territory == target and m.kind == "miniature" for m in self.tables.map.terrain):
             team = sum(

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from grandstrategy.axis_allies.aarhe import economy
+from grandstrategy.axis_allies.aarhe import economy, lendlease
 from grandstrategy.axis_allies.aarhe.tables import Tables
 from grandstrategy.axis_allies.game.board import key, split
 
@@ -150,6 +150,10 @@ def problems(game: AAGame, tables: Tables) -> list[str]:
     for power in aarhe["waiting"]:
         if power == game.power or not game.friendly(power, game.power):
             found.append(f"{power}'s turn records are set aside while {game.power} plays")
+    giver = tables.economy.lend_lease.giver
+    for zone in sorted({s["zone"] for s in lendlease.shipments(game)}):
+        if lendlease.laden(game, zone) > lendlease.transports(game, giver, zone) and game.d["battle"] is None:
+            found.append(f"lend-lease in {zone} without a transport")
     records = game.d.get("aarhe_turn") or {}
     found.extend(f"{n} infantry booked at {vc}" for vc, n in records.get("recruits", {}).items() if n < 0)
     if game.d["phase"] == "income" and game.d["battle"] is None and game.d["result"] is None:
@@ -495,6 +499,7 @@ def collect_income(game: AAGame, tables: Tables) -> None:
     sheltered = "underground-factory" in game.techs(power)
     for where, route in sorted(routes.items()):
         value = game.module.territories[where].ipc or 0
+        safe += lendlease.aid_for(game, where)  # lend-lease, whoever holds the territory (S3:L234)
         if seen is not None and where not in seen:
             continue  # control changed since the last Collect Income: no income (S3:L208)
         value = max(0, value - aarhe["damage"].pop(where, 0))  # economic attacks (S3:L230)
