@@ -36,6 +36,8 @@ WATCHED = (
     "place",
     "research",
     "court",
+    "lend-lease",
+    "deliver",
 )
 MAX_STEPS = 100_000
 """Decisions after which a game is declared stuck (the engine or the random choices loop)."""
