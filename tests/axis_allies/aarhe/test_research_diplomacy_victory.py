@@ -147,3 +147,16 @@ def test_total_victory_needs_every_territory() -> None:
 def test_bad_options_get_one_clear_message(options: dict[str, object], message: str) -> None:
     with pytest.raises(UserInputError, match=message):
         AA_AARHE.new_state(options)  # type: ignore[arg-type]
+
+
+def test_aircraft_fly_over_a_neutral_two_steps_toward_their_team() -> None:
+    # S3:L242: Spain starts at -2, so Axis aircraft may pass over it, Allied ones may not
+    game = fresh()
+    p = game.profile
+    at(game, "germans", "combat-move")
+    assert p.air_passable(game, "spain") and not p.air_passable(game, "turkey")  # Turkey at -1
+    assert not p.air_passable(game, "himalaya")
+    at(game, "british", "combat-move")
+    assert not p.air_passable(game, "spain") and p.air_passable(game, "eire")  # Eire at +3
+    game.d["aarhe"]["neutrals"]["turkey"] = 2
+    assert p.air_passable(game, "turkey")

@@ -44,6 +44,8 @@ class AarheProfile(Profile):
         self.tables: Tables = load_tables(module)
         super().__init__(variant_module(module, None))
         self.points = economy.city_points(self.tables)
+        self.extreme = frozenset(n.territory for n in self.tables.diplomacy.neutrals if n.extreme)
+        self.overflight = next(t.at for t in self.tables.diplomacy.thresholds if t.id == "overflight")
 
     # ---- state and sequence of play -------------------------------------------------------
 
@@ -218,6 +220,18 @@ class AarheProfile(Profile):
         return turns.aside_units(game)
 
     # ---- movement limits ------------------------------------------------------------------
+
+    def air_passable(self, game: Board, territory: str) -> bool:
+        """Aircraft fly over a neutral 2 or more steps toward their team (S3:L242); never over
+        extreme terrain (Himalaya)."""
+        t = self.module.territories[territory]
+        if not t.impassable:
+            return True
+        position: int | None = game.d["aarhe"]["neutrals"].get(territory)
+        if position is None or territory in self.extreme:
+            return False
+        sign = 1 if game.alliance(game.power) == "allies" else -1
+        return position * sign >= self.overflight
 
     def may_enter(self, game: Board, unit: str, origin: str, target: str, *, combat: bool) -> bool:
         power = game.power

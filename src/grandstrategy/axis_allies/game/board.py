@@ -166,9 +166,7 @@ class Board:
 
     def air_distance(self, origin: str, target: str) -> int:
         def neighbours(t: str) -> list[str]:
-            return [
-                n for n in self.module.territories[t].neighbours if not self.module.territories[n].impassable
-            ]
+            return [n for n in self.module.territories[t].neighbours if self.profile.air_passable(self, n)]
 
         return bfs_distances([origin], neighbours)[target]
 

@@ -115,9 +115,7 @@ class Movement(Combat):
         power = self.power
 
         def neighbours(t: str) -> list[str]:
-            return [
-                n for n in self.module.territories[t].neighbours if not self.module.territories[n].impassable
-            ]
+            return [n for n in self.module.territories[t].neighbours if self.profile.air_passable(self, n)]
 
         reach = bfs_distances([where], neighbours, moves)
         home: dict[str, int] = {}

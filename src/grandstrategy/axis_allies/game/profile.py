@@ -279,6 +279,11 @@ class Profile:
         later turn, a team member's purchases), counted by the conservation check."""
         return ()
 
+    def air_passable(self, game: Board, territory: str) -> bool:
+        """Whether the power on move's aircraft may fly over ``territory`` (Revised: anything
+        but the impassable neutrals)."""
+        return not self.module.territories[territory].impassable
+
     def may_enter(self, game: Board, unit: str, origin: str, target: str, *, combat: bool) -> bool:
         """Whether the power on move may move a ``unit`` from ``origin`` to ``target`` beyond the
         base game's rules (a variant's map or alliance limits). Revised: always."""
