@@ -362,3 +362,13 @@ def test_lend_lease_sails_on_a_transport_and_adds_to_the_receivers_next_income()
     bank = game.d["bank"]["russians"]
     game.settle()
     assert game.d["bank"]["russians"] == bank + 24 + 6
+
+
+def test_xenophobia_also_closes_soviet_skies_to_british_aircraft() -> None:
+    # S3:L218: "fly air units over"
+    game = fresh()
+    p = profile(game)
+    at(game, "british", "noncombat-move")
+    assert not p.air_passable(game, "russia") and p.air_passable(game, "persia")
+    at(game, "russians", "noncombat-move")
+    assert p.air_passable(game, "russia")

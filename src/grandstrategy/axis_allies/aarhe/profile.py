@@ -222,9 +222,12 @@ class AarheProfile(Profile):
     # ---- movement limits ------------------------------------------------------------------
 
     def air_passable(self, game: Board, territory: str) -> bool:
-        """Aircraft fly over a neutral 2 or more steps toward their team (S3:L242); never over
-        extreme terrain (Himalaya)."""
+        """Aircraft fly over a neutral 2 or more steps toward their team (S3:L242), never over
+        extreme terrain (Himalaya); US and UK aircraft not over Soviet land while xenophobia
+        holds (S3:L218, L234)."""
         t = self.module.territories[territory]
+        if self.xenophobic(game, territory):
+            return False
         if not t.impassable:
             return True
         position: int | None = game.d["aarhe"]["neutrals"].get(territory)
@@ -233,13 +236,20 @@ class AarheProfile(Profile):
         sign = 1 if game.alliance(game.power) == "allies" else -1
         return position * sign >= self.overflight
 
+    def xenophobic(self, game: Board, territory: str) -> bool:
+        """Whether Stalinist xenophobia closes ``territory`` to the power on move (S3:L218, L234):
+        the Soviet Union's own land and the four named territories, to US and UK units, until the
+        Axis has taken Russia."""
+        xeno = self.tables.map.xenophobia
+        if game.power not in xeno.closed_to or game.d["aarhe"]["russia_fallen"]:
+            return False
+        t = self.module.territories[territory]
+        return t.type.value == "land" and (t.original_owner == xeno.owner or territory in xeno.also)
+
     def may_enter(self, game: Board, unit: str, origin: str, target: str, *, combat: bool) -> bool:
         power = game.power
         aarhe = game.d["aarhe"]
-        xeno = self.tables.map.xenophobia
-        t = self.module.territories[target]
-        closed = t.original_owner == xeno.owner or target in xeno.also
-        if power in xeno.closed_to and not aarhe["russia_fallen"] and t.type.value != "sea" and closed:
+        if self.xenophobic(game, target):
             return False  # S3:L218, L234
         apart = self.tables.map.non_cooperation
         if not aarhe["axis_capital_taken"]:  # S3:L218
