@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from grandstrategy.axis_allies.aarhe import economy, lendlease, turns
+from grandstrategy.axis_allies.aarhe import economy, goals, lendlease, turns
 from grandstrategy.axis_allies.aarhe.tables import Tables, load_tables
 from grandstrategy.axis_allies.aarhe.world import variant_module
 from grandstrategy.axis_allies.game.board import split
@@ -202,6 +202,7 @@ class AarheProfile(Profile):
     def note_captures(self, game: AAGame) -> None:
         """Record the captures that lift xenophobia and Axis non-cooperation for good."""
         aarhe = game.d["aarhe"]
+        goals.record_owners(game, self.tables)
         xeno, apart = self.tables.map.xenophobia, self.tables.map.non_cooperation
         if not aarhe["russia_fallen"] and game.alliance(game.owner(xeno.lifted_by) or xeno.owner) != "allies":
             aarhe["russia_fallen"] = True

@@ -21,7 +21,7 @@ from grandstrategy.axis_allies.module.world import MapModule
 from grandstrategy.core.errors import DataError
 
 DATA_DIR = Path(__file__).parent / "data"
-FILES = ("victory", "economy", "research", "diplomacy", "map")
+FILES = ("victory", "economy", "research", "diplomacy", "map", "goals")
 
 _PART = re.compile(r"^S3:L\d+(?:-\d+)?(?:, L\d+(?:-\d+)?)*$|^reconstructed: [^;]+$")
 Slug = Annotated[str, Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=60)]
@@ -253,6 +253,55 @@ class MapChanges(BaseModel):
     teams: list[Team]
 
 
+GoalKind = Annotated[
+    str,
+    Field(
+        pattern=r"^(hold|never-lost|captured|income-reached|income-above|first-capture|any|majority|none-held)$"
+    ),
+]
+
+
+class Part(BaseModel):
+    """One condition of a national goal (``any`` goals have several)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    kind: GoalKind
+    places: list[Slug] = Field(default_factory=list)
+    regions: list[Slug] = Field(default_factory=list)
+    by: Slug | list[Slug] | None = None
+    by_nation: Slug | None = None
+    unless_neutral: bool = False
+    original: bool = False
+    original_islands: bool = False
+    amount: Count | None = None
+    rival: Slug | None = None
+
+
+class Goal(Part):
+    """A national goal (S3:L250-252) with its nation, id and provenance."""
+
+    nation: Slug
+    id: Slug
+    parts: list[Part] = Field(default_factory=list)
+    provenance: str
+
+    @field_validator("provenance")
+    @classmethod
+    def _source(cls, value: str) -> str:
+        return check_source(value)
+
+
+class Region(Row):
+    id: Slug
+    places: list[Slug]
+
+
+class GoalsFile(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    regions: list[Region]
+    goals: list[Goal]
+
+
 class Tables(BaseModel):
     """All the variant's data, one attribute per file."""
 
@@ -262,13 +311,14 @@ class Tables(BaseModel):
     research: ResearchFile
     diplomacy: DiplomacyFile
     map: MapChanges
+    goals: GoalsFile
 
     def provenances(self) -> list[str]:
         """Every record's provenance (for the coverage check: each cites S3 or says why not)."""
         found: list[str] = []
 
         def walk(value: Any) -> None:
-            if isinstance(value, Row):
+            if isinstance(value, (Row, Goal)):
                 found.append(value.provenance)
             if isinstance(value, BaseModel):
                 for name in type(value).model_fields:
@@ -325,6 +375,13 @@ def cross_problems(tables: Tables, module: MapModule) -> list[str]:
     need("territory", places, *(z for g in m.gates for z in (*g.sea_zones, *g.controlled_by)))
     need("territory", places, *m.xenophobia.also, m.xenophobia.lifted_by, *m.non_cooperation.until_taken)
     need("power", powers, *(p for t in m.teams for p in t.powers), *m.first_round.powers)
+    regions = {r.id for r in tables.goals.regions}
+    need("territory", places, *(p for r in tables.goals.regions for p in r.places))
+    for goal in tables.goals.goals:
+        need("power", powers, goal.nation)
+        for part in (goal, *goal.parts):
+            need("territory", places, *part.places)
+            need("region", regions, *part.regions)
     return problems
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from grandstrategy.axis_allies.aarhe import economy, lendlease
+from grandstrategy.axis_allies.aarhe import economy, goals, lendlease
 from grandstrategy.axis_allies.aarhe.tables import Tables
 from grandstrategy.axis_allies.game.board import key, split
 
@@ -202,6 +202,7 @@ def next_step(game: AAGame, tables: Tables) -> None:
         if aarhe["team"] >= len(teams):
             end_round(game, tables)
             if game.d["result"] is not None:
+                add_national_goals(game, tables)
                 return
             game.d["round"] += 1
             aarhe["team"] = 0
@@ -245,6 +246,16 @@ def end_round(game: AAGame, tables: Tables) -> None:
             game.d["result"] = {"winner": winner, "how": how, "round": game.d["round"]}
             return
         game.d["result"] = {"winner": None, "how": f"round limit {limit}", "round": game.d["round"]}
+
+
+def add_national_goals(game: AAGame, tables: Tables) -> None:
+    """At the end: each nation's goals met (S3:L250-252) and, with the option, the nations with
+    three or more (National Victory)."""
+    result = game.d["result"]
+    met = goals.goals_met(game, tables)
+    result["national_goals"] = met
+    if state(game).get("national_victory"):
+        result["national_winners"] = sorted(n for n, ids in met.items() if len(ids) >= 3)
 
 
 def territory_ipcs(game: AAGame, alliance: str) -> int:
@@ -547,6 +558,7 @@ def bank_income(game: AAGame) -> None:
     lost = sum(n for side, n in income.pop("losses", {}).items())
     total = max(0, income["safe"] + income["at_risk"] - min(lost, income["at_risk"]) - income["upkeep"])
     game.d["bank"][game.power] += total
+    goals.record_income(game, game.power, total)
     game.log(f"collects {total} IPCs" + (f" ({lost} lost to convoy attacks)" if lost else ""))
     game.d["phase"] = "combat-move"
 
