@@ -372,3 +372,15 @@ def test_xenophobia_also_closes_soviet_skies_to_british_aircraft() -> None:
     assert not p.air_passable(game, "russia") and p.air_passable(game, "persia")
     at(game, "russians", "noncombat-move")
     assert p.air_passable(game, "russia")
+
+
+def test_aircraft_fly_at_most_half_their_movement_to_a_target() -> None:
+    # S3:L216: a fighter (4) reaches targets 2 away in combat move, not 3
+    game = fresh()
+    at(game, "germans", "combat-move")
+    put(game, "germany", ("germans", "fighter", 1))
+    put(game, "karelia-ssr", ("russians", "infantry", 1))  # 2 from Germany by air
+    put(game, "russia", ("russians", "infantry", 1))
+    flights = [o.split()[-1] for o in options(game) if o.startswith("move 1 fighter germany")]
+    assert game.air_distance("germany", "caucasus") == 3 == game.air_distance("germany", "archangel")
+    assert "karelia-ssr" in flights and "caucasus" not in flights and "archangel" not in flights

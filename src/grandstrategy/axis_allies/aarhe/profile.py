@@ -19,6 +19,7 @@ from grandstrategy.axis_allies.aarhe.world import variant_module
 from grandstrategy.axis_allies.game.board import split
 from grandstrategy.axis_allies.game.profile import Profile
 from grandstrategy.axis_allies.module.world import MapModule
+from grandstrategy.core.graph import bfs_distances
 
 if TYPE_CHECKING:
     from grandstrategy.axis_allies.game.board import Board
@@ -237,6 +238,15 @@ class AarheProfile(Profile):
         sign = 1 if game.alliance(game.power) == "allies" else -1
         return position * sign >= self.overflight
 
+    def in_combat_range(self, game: Board, unit: str, origin: str, target: str) -> bool:
+        """An aircraft flies at most half its movement to its target (S3:L216)."""
+        reach = game.movement(game.power, unit) // 2
+
+        def neighbours(t: str) -> list[str]:
+            return [n for n in self.module.territories[t].neighbours if self.air_passable(game, n)]
+
+        return target in bfs_distances([origin], neighbours, reach)
+
     def xenophobic(self, game: Board, territory: str) -> bool:
         """Whether Stalinist xenophobia closes ``territory`` to the power on move (S3:L218, L234):
         the Soviet Union's own land and the four named territories, to US and UK units, until the
@@ -257,6 +267,12 @@ class AarheProfile(Profile):
             others = apart.from_ if power in apart.apart else apart.apart if power in apart.from_ else []
             if any(split(s)[0] in others for s in game.units(target)):
                 return False
+        if (
+            combat
+            and self.stats[unit].domain == "air"
+            and not self.in_combat_range(game, unit, origin, target)
+        ):
+            return False  # S3:L216: half the movement to reach the target
         if not lendlease.room_for_cargo(game, self.tables, unit, target):
             return False  # a laden lend-lease transport carries nothing else (S3:L234)
         limit = self.tables.map.miniature_limit.value
