@@ -2,7 +2,8 @@
 every action.
 
 Slower than the test suite's handful of games; run it after changing the aa-revised engine:
-``.venv/bin/python benchmarks/aa_soak.py --games 200 --jobs 2``. Prints any broken invariant or
+``.venv/bin/python benchmarks/aa_soak.py --games 200 --jobs 2`` (``--rules aa-aarhe`` for the
+Historical Edition variant). Prints any broken invariant or
 engine error with its seed and step, how the games ended (victory by side, round limit) and how
 often some kinds of decision were chosen.
 """
@@ -15,21 +16,37 @@ import traceback
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
-from grandstrategy.axis_allies.game import AA_REVISED, AAGame
+import grandstrategy.axis_allies.aarhe.ruleset  # noqa: F401  (registers aa-aarhe)
+from grandstrategy.axis_allies.game import AAGame
 from grandstrategy.axis_allies.game.invariants import conservation_problems, problems, unit_counts
+from grandstrategy.core.game import find_ruleset
 from grandstrategy.core.log import ActionEntry
 from grandstrategy.core.rng import Rng
 from grandstrategy.core.session import Match
 
-WATCHED = ("buy", "move", "raid", "fight", "bomb", "rocket", "retreat", "submerge", "place", "research")
+WATCHED = (
+    "buy",
+    "move",
+    "raid",
+    "fight",
+    "bomb",
+    "rocket",
+    "retreat",
+    "submerge",
+    "place",
+    "research",
+    "court",
+    "lend-lease",
+    "deliver",
+)
 MAX_STEPS = 100_000
 """Decisions after which a game is declared stuck (the engine or the random choices loop)."""
 
 
-def one_game(job: tuple[int, int]) -> tuple[str | None, str | None, dict[str, int], int]:
+def one_game(job: tuple[int, int, str]) -> tuple[str | None, str | None, dict[str, int], int]:
     """(how it ended, failure, counts of watched decisions, decisions) for one seeded game."""
-    seed, max_rounds = job
-    match = Match(AA_REVISED, seed=seed, options={"max_rounds": max_rounds})
+    seed, max_rounds, rules = job
+    match = Match(find_ruleset(rules), seed=seed, options={"max_rounds": max_rounds})
     chooser = Rng(seed + 1000)
     step = 0
     try:
@@ -72,9 +89,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="number of games (seeds 0..N-1)")
     parser.add_argument("--rounds", type=int, default=12, help="round limit of each game (0: none)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--rules", default="aa-revised", help="rule set: aa-revised or aa-aarhe")
     args = parser.parse_args()
     started = time.perf_counter()
-    jobs = [(seed, args.rounds) for seed in range(args.games)]
+    jobs = [(seed, args.rounds, args.rules) for seed in range(args.games)]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(one_game, jobs, chunksize=2))
     seconds = time.perf_counter() - started
@@ -85,7 +103,7 @@ def main() -> None:
         kinds.update(counts)
     decisions = sum(step for _, _, _, step in results)
     print(
-        f"aa-revised: {args.games} games (round limit {args.rounds}) in {seconds:.0f} s on {args.jobs} "
+        f"{args.rules}: {args.games} games (round limit {args.rounds}) in {seconds:.0f} s on {args.jobs} "
         f"process(es), {decisions} decisions, {len(failures)} with a broken invariant or an error"
     )
     for line in failures[:10]:

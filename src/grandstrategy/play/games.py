@@ -23,7 +23,11 @@ if TYPE_CHECKING:
     from grandstrategy.cataclysm.engine.game import CataclysmGame
 
 
-RULESET_PACKAGES = ("grandstrategy.cataclysm.engine", "grandstrategy.axis_allies.game")
+RULESET_PACKAGES = (
+    "grandstrategy.cataclysm.engine",
+    "grandstrategy.axis_allies.game",
+    "grandstrategy.axis_allies.aarhe.ruleset",
+)
 """Packages that register a playable rule set when imported."""
 
 

@@ -117,11 +117,9 @@ class Board:
 
     def vcs(self, alliance: str) -> int:
         return sum(
-            1
+            self.profile.victory_points(t.id)
             for t in self.module.territories.values()
-            if t.victory_city
-            and self.owner(t.id) is not None
-            and self.alliance(self.owner(t.id) or "") == alliance
+            if self.owner(t.id) is not None and self.alliance(self.owner(t.id) or "") == alliance
         )
 
     def capital_held(self, power: str) -> bool:
@@ -168,9 +166,7 @@ class Board:
 
     def air_distance(self, origin: str, target: str) -> int:
         def neighbours(t: str) -> list[str]:
-            return [
-                n for n in self.module.territories[t].neighbours if not self.module.territories[n].impassable
-            ]
+            return [n for n in self.module.territories[t].neighbours if self.profile.air_passable(self, n)]
 
         return bfs_distances([origin], neighbours)[target]
 

@@ -91,6 +91,9 @@ class Combat(Board):
         bonus = self.profile.raid_bonus(self.techs(battle["attacker"]))
         battle["damage"] += sum(face + bonus for face in battle.get("best", {}).values())
         owner = self.owner(where) or ""
+        if owner and self.profile.book_raid_damage(self, where, owner, battle["damage"]):
+            self.d["battle"] = None
+            return
         cap = self.profile.bombing_cap(self.module.territories[where].ipc or 0) - self.d["bombed"].get(
             where, 0
         )
@@ -550,6 +553,7 @@ class Combat(Board):
             and original != captor
             and self.friendly(captor, original)
             and self.capital_held(original)
+            and self.profile.liberates(captor, original)
         ):
             new = original
         self.d["owner"][where] = new

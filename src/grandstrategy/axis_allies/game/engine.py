@@ -70,6 +70,9 @@ class AAGame(Movement, GameState):
         if battle is not None:
             if battle["dice"]:
                 return CHANCE
+            decider = self.profile.battle_seat(self, battle)
+            if decider is not None:
+                return Seat(decider)
             if battle["stage"] in ("defender-casualties", "defender-submerge"):
                 return Seat(battle["chooser"])
         return Seat(self.power)
@@ -95,7 +98,10 @@ class AAGame(Movement, GameState):
         assert battle is not None and battle["dice"]
         side, unit, value, *_ = battle["dice"][0]
         where = battle["where"]
-        if side == "aa":
+        custom = self.profile.dice_label(self, battle, battle["dice"][0])
+        if custom is not None:
+            label = custom
+        elif side == "aa":
             label = f"{where}: AA gun fires at a {battle['attacker']} {unit}, hits on {value} or less"
         elif side == "bomb":
             label = f"{where}: {battle['attacker']} {unit} bombs the factory (damage = the die)"
@@ -209,6 +215,9 @@ class AAGame(Movement, GameState):
 
     def options(self) -> list[str]:
         """The legal options (notation after ``power:``) of the decision now open."""
+        custom = self.profile.options(self)
+        if custom is not None:
+            return custom
         battle = self.d["battle"]
         phase = self.d["phase"]
         if battle is not None:
@@ -242,6 +251,8 @@ class AAGame(Movement, GameState):
 
     def choose(self, option: str) -> None:
         """Carry out one legal option (trusting: it is not checked)."""
+        if self.profile.choose(self, option):
+            return
         words = option.split()
         phase = self.d["phase"]
         battle = self.d["battle"]
@@ -303,6 +314,11 @@ class AAGame(Movement, GameState):
         for _ in range(1000):
             if self.d["result"] is not None or self.d["battle"] is not None:
                 return
+            step = self.profile.settle_step(self)
+            if step is not None:
+                if step:
+                    continue
+                return
             phase = self.d["phase"]
             if (
                 phase == "combat"
@@ -319,6 +335,8 @@ class AAGame(Movement, GameState):
         raise RuntimeError("the turn machine did not stop")
 
     def end_phase(self) -> None:
+        if self.profile.end_phase(self):
+            return
         phase = self.d["phase"]
         if phase == "combat-move":
             self.freeze_moved()
@@ -469,6 +487,8 @@ class AAGame(Movement, GameState):
     def after_dice(self) -> None:
         """Research dice end in a breakthrough or not; any other dice go on with the battle."""
         battle = self.d["battle"]
+        if self.profile.after_dice(self, battle):
+            return
         if battle.get("research"):
             self.after_research(battle)
             return
@@ -510,6 +530,7 @@ def new_game(profile: Profile, max_rounds: int) -> AAGame:
         stack = key(placement.power, placement.type, profile.stats[placement.type].movement)
         game.add(placement.territory, stack, placement.count)
     game.start_turn()
+    profile.setup_state(game)
     return game
 
 

@@ -53,23 +53,19 @@ def problems(game: AAGame) -> list[str]:
                 if game.cargo_room(power, where) < 0:
                     found.append(f"{power} has more cargo in {where} than its transports hold")
     open_battles = set(d["battles"]) | ({d["battle"]["where"]} if d["battle"] else set())
+    open_battles |= set(game.profile.waiting_battles(game))
     for where, sides in land_sides.items():
         if len(sides) > 1 and where not in open_battles:
             found.append(f"{where} holds units of both alliances outside a battle")
     if d["phase"] not in ("combat-move", "combat") and (d["battles"] or d["raids"]):
         found.append(f"battles {d['battles']} or raids {sorted(d['raids'])} waiting in phase {d['phase']}")
-    if d["battle"] is not None and d["phase"] not in ("combat", "research"):
+    if d["battle"] is not None and d["phase"] not in game.profile.dice_phases:
         found.append(f"a battle is open in phase {d['phase']}")
-    if d["purchased"] and d["phase"] not in (
-        "purchase",
-        "combat-move",
-        "combat",
-        "noncombat-move",
-        "mobilize",
-    ):
+    if d["purchased"] and d["phase"] not in game.profile.holding_phases:
         found.append(f"units bought but not placed in phase {d['phase']}")
-    if d["phase"] not in ("research", "purchase", "combat-move", "combat", "noncombat-move", "mobilize"):
+    if d["phase"] not in game.profile.phases:
         found.append(f"unknown phase {d['phase']!r}")
+    found.extend(game.profile.problems(game))
     return found
 
 
@@ -94,6 +90,8 @@ def unit_counts(game: AAGame) -> dict[tuple[str, str], int]:
         count(power, unit, n)
     for unit, n in game.d["purchased"].items():
         count(game.power, unit, n)
+    for power, unit, n in game.profile.aside_units(game):
+        count(power, unit, n)
     return counts
 
 

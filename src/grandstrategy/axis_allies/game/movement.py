@@ -36,6 +36,8 @@ class Movement(Combat):
                 else:
                     continue
                 for target in targets:
+                    if not self.profile.may_enter(self, unit, where, target, combat=combat):
+                        continue
                     reach[unit, target] = reach.get((unit, target), 0) + n
             for (unit, target), n in sorted(reach.items()):
                 stats = self.stats[unit]
@@ -113,9 +115,7 @@ class Movement(Combat):
         power = self.power
 
         def neighbours(t: str) -> list[str]:
-            return [
-                n for n in self.module.territories[t].neighbours if not self.module.territories[n].impassable
-            ]
+            return [n for n in self.module.territories[t].neighbours if self.profile.air_passable(self, n)]
 
         reach = bfs_distances([where], neighbours, moves)
         home: dict[str, int] = {}

@@ -9,12 +9,17 @@ production limit of a factory. The Historical Edition variant is meant to subcla
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 from grandstrategy.axis_allies.module.schema import Domain
 from grandstrategy.axis_allies.module.world import MapModule
+
+if TYPE_CHECKING:  # the engine imports this module; the hooks only name its classes
+    from grandstrategy.axis_allies.game.board import Board
+    from grandstrategy.axis_allies.game.engine import AAGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +203,91 @@ class Profile:
     def repairs_at_end_of_turn(self) -> bool:
         """Damaged battleships are repaired at the end of their owner's turn (module option)."""
         return self._properties.get("Units Repair Hits End Turn") is not False
+
+    # ---- sequence-of-play hooks (a variant's turn structure; the base answers "as Revised") ----
+
+    phases: tuple[str, ...] = ("research", "purchase", "combat-move", "combat", "noncombat-move", "mobilize")
+    """Every phase name a position may rest in (the invariant check rejects any other)."""
+
+    dice_phases: tuple[str, ...] = ("combat", "research")
+    """Phases in which a dice step (``d["battle"]``) may be open."""
+
+    holding_phases: tuple[str, ...] = ("purchase", "combat-move", "combat", "noncombat-move", "mobilize")
+    """Phases in which units may be bought and not yet placed."""
+
+    def setup_state(self, game: AAGame) -> None:
+        """Called once by ``new_game`` after the setup is on the board and the first turn began:
+        a variant adds its own state and picks who moves first. Revised: nothing to do."""
+
+    def options(self, game: AAGame) -> list[str] | None:
+        """The options of the decision now open, when the variant decides them; None: the base
+        engine's options (Revised)."""
+        return None
+
+    def choose(self, game: AAGame, option: str) -> bool:
+        """Carry out ``option`` when it is the variant's own; False: the base engine does it."""
+        return False
+
+    def end_phase(self, game: AAGame) -> bool:
+        """End the phase now on when the variant orders its phases; False: Revised's order."""
+        return False
+
+    def settle_step(self, game: AAGame) -> bool | None:
+        """One automatic step of the variant: True after changing the state (settle again),
+        False when a decision is open (stop), None to let the base engine settle."""
+        return None
+
+    def after_dice(self, game: AAGame, battle: dict[str, Any]) -> bool:
+        """Finish a dice step the variant opened (``d["battle"]`` of its own kind); False: the
+        base engine's research or battle goes on."""
+        return False
+
+    def dice_label(self, game: AAGame, battle: dict[str, Any], die: Sequence[Any]) -> str | None:
+        """The label of a variant's die (None: the base engine's label)."""
+        return None
+
+    def battle_seat(self, game: AAGame, battle: dict[str, Any]) -> str | None:
+        """Who decides in an open battle of the variant's own (its combat's step machine); None:
+        the base rule (the defence chooses its casualties and submerging, else the power on move)."""
+        return None
+
+    def book_raid_damage(self, game: Board, where: str, owner: str, damage: int) -> bool:
+        """Book a raid's or rocket's ``damage`` to ``owner``'s territory the variant's way; False:
+        the base rule (LHTR 1.3: IPCs from the bank, up to the territory's value a turn)."""
+        return False
+
+    def liberates(self, captor: str, original: str) -> bool:
+        """Whether ``captor`` taking back a friend's territory hands it to its original owner
+        (Revised: yes, while that owner holds its capital)."""
+        return True
+
+    def victory_points(self, territory: str) -> int:
+        """What a territory counts toward its holder's victory total: 1 for a Revised victory city."""
+        return 1 if self.module.territories[territory].victory_city else 0
+
+    def problems(self, game: AAGame) -> list[str]:
+        """Broken invariants of the variant's own state (the base check adds them)."""
+        return []
+
+    def waiting_battles(self, game: AAGame) -> Iterable[str]:
+        """Places where battles wait outside the power on move's own list (a team turn's
+        members who moved first); the invariant check allows both sides there."""
+        return ()
+
+    def aside_units(self, game: AAGame) -> Iterable[tuple[str, str, int]]:
+        """``(power, type, count)`` of units held off the board by the variant (bought for a
+        later turn, a team member's purchases), counted by the conservation check."""
+        return ()
+
+    def air_passable(self, game: Board, territory: str) -> bool:
+        """Whether the power on move's aircraft may fly over ``territory`` (Revised: anything
+        but the impassable neutrals)."""
+        return not self.module.territories[territory].impassable
+
+    def may_enter(self, game: Board, unit: str, origin: str, target: str, *, combat: bool) -> bool:
+        """Whether the power on move may move a ``unit`` from ``origin`` to ``target`` beyond the
+        base game's rules (a variant's map or alliance limits). Revised: always."""
+        return True
 
 
 def revised_profile(module: MapModule) -> Profile:

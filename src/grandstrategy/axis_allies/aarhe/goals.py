@@ -1,0 +1,115 @@
+"""National goals (S3:L250-252): which of its goals each nation has met when the game ends.
+
+The optional National Victory has each player pick three goals in secret before play; the engine
+keeps all information open, so it reports every goal each nation met, and with the option
+``national_victory`` names the nations that met three or more (docs/decisions.md). Goals about
+the whole game (never lost, captured, income reached) read a history the turn keeps in
+``d["aarhe"]["history"]``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from grandstrategy.axis_allies.aarhe.tables import Goal, Part, Tables
+
+if TYPE_CHECKING:
+    from grandstrategy.axis_allies.game.board import Board
+    from grandstrategy.axis_allies.game.engine import AAGame
+
+
+def history(game: Board) -> dict[str, Any]:
+    data: dict[str, Any] = game.d["aarhe"].setdefault(
+        "history", {"lost": [], "captured": {}, "first": {}, "income_max": {}, "income_min": {}}
+    )
+    return data
+
+
+def tracked(tables: Tables) -> list[str]:
+    """The places whose changes of hands a goal needs to remember."""
+    kinds = ("never-lost", "captured", "first-capture")
+    return sorted({p for g in tables.goals.goals if g.kind in kinds for p in g.places})
+
+
+def record_owners(game: Board, tables: Tables) -> None:
+    """Remember who has held the tracked places (called as the game settles)."""
+    past = history(game)
+    for place in tracked(tables):
+        owner = game.owner(place)
+        original = game.module.territories[place].original_owner
+        if owner is None or owner == original:
+            continue
+        if place not in past["lost"]:
+            past["lost"].append(place)
+        captors = past["captured"].setdefault(place, [])
+        if owner not in captors:
+            captors.append(owner)
+        if original is not None and not game.friendly(owner, original) and place not in past["first"]:
+            past["first"][place] = owner
+
+
+def record_income(game: Board, power: str, income: int) -> None:
+    past = history(game)
+    past["income_max"][power] = max(past["income_max"].get(power, income), income)
+    past["income_min"][power] = min(past["income_min"].get(power, income), income)
+
+
+def income_now(game: AAGame, power: str) -> int:
+    return sum(t.ipc or 0 for t in game.module.territories.values() if game.owner(t.id) == power)
+
+
+def met(game: AAGame, tables: Tables, goal: Goal) -> bool:
+    if goal.kind == "any":
+        return any(part_met(game, tables, goal.nation, part) for part in goal.parts)
+    return part_met(game, tables, goal.nation, goal)
+
+
+def part_met(game: AAGame, tables: Tables, nation: str, part: Part) -> bool:
+    """Whether one condition holds at the end of the game."""
+    past = history(game)
+    regions = {r.id: r.places for r in tables.goals.regions}
+    places = [*part.places, *(p for r in part.regions for p in regions[r])]
+    holders = {nation} if part.by is None else set(part.by) if isinstance(part.by, list) else set()
+
+    def holds(place: str) -> bool:
+        owner = game.owner(place)
+        if owner is None:
+            return part.unless_neutral and game.module.territories[place].impassable
+        return owner in holders if holders else game.friendly(nation, owner)
+
+    if part.kind == "hold":
+        extra = [
+            t.id
+            for t in game.module.territories.values()
+            if t.type.value == "land"
+            and t.original_owner == nation
+            and (part.original or (part.original_islands and t.island))
+        ]
+        return all(holds(p) for p in [*places, *extra])
+    if part.kind == "majority":
+        return 2 * sum(1 for p in places if game.owner(p) == nation) > len(places)
+    if part.kind == "none-held":
+        return not any(game.owner(p) == part.by_nation for p in places)
+    if part.kind == "never-lost":
+        floor = part.amount
+        steady = floor is None or past["income_min"].get(nation, floor) >= floor
+        return steady and not any(p in past["lost"] for p in places)
+    if part.kind == "captured":
+        return all(nation in past["captured"].get(p, []) for p in places)
+    if part.kind == "first-capture":
+        return all(past["first"].get(p) == nation for p in places)
+    if part.kind == "income-reached":
+        best: int = past["income_max"].get(nation, 0)
+        return best >= (part.amount or 0)
+    if part.kind == "income-above":
+        return income_now(game, nation) > income_now(game, part.rival or nation)
+    return False
+
+
+def goals_met(game: AAGame, tables: Tables) -> dict[str, list[str]]:
+    """Every nation's goals met now, by id, in the document's order."""
+    result: dict[str, list[str]] = {}
+    for goal in tables.goals.goals:
+        if met(game, tables, goal):
+            result.setdefault(goal.nation, []).append(goal.id)
+    return result

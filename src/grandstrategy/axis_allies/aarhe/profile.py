@@ -1,0 +1,349 @@
+"""The Historical Edition variant as a :class:`~grandstrategy.axis_allies.game.profile.Profile`.
+
+It overrides the base game's hooks, never its engine: the sequence of play (team turns, the
+eight phases, :mod:`.turns`), prices and income (:mod:`.economy`), the map's changes
+(:mod:`.world`), research by progress boxes, diplomacy and the victory modes, and the movement
+limits of Stalinist xenophobia, Axis non-cooperation and terrain. Combat is still the base
+game's until the variant's combat (:mod:`.combat`) is wired in through the battle hooks.
+Rules are cited by the variant document's line (``S3:L206``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from grandstrategy.axis_allies.aarhe import economy, goals, lendlease, turns
+from grandstrategy.axis_allies.aarhe.tables import Tables, load_tables
+from grandstrategy.axis_allies.aarhe.world import variant_module
+from grandstrategy.axis_allies.game.board import split
+from grandstrategy.axis_allies.game.profile import Profile
+from grandstrategy.axis_allies.module.world import MapModule
+from grandstrategy.core.graph import bfs_distances
+
+if TYPE_CHECKING:
+    from grandstrategy.axis_allies.game.board import Board
+    from grandstrategy.axis_allies.game.engine import AAGame
+
+VICTORY_MODES = ("city", "total", "economic")
+
+
+class AarheProfile(Profile):
+    """Axis & Allies Revised: Historical Edition (the seed's LHTR 1.3 revision), Italy off."""
+
+    name = "aarhe"
+    title = "Axis & Allies Revised: Historical Edition (Italy off)"
+    default_max_rounds = 12
+
+    phases = turns.PHASES
+    dice_phases = ("combat", "research", "diplomacy", "income")
+    holding_phases = ("purchase", "income", "combat-move", "combat", "noncombat-move", "mobilize")
+    technologies = ()  # research goes by progress boxes, not the base game's dice (S3:L240)
+    research_cost = 5
+
+    def __init__(self, module: MapModule) -> None:
+        self.tables: Tables = load_tables(module)
+        super().__init__(variant_module(module, None))
+        self.points = economy.city_points(self.tables)
+        self.extreme = frozenset(n.territory for n in self.tables.diplomacy.neutrals if n.extreme)
+        self.overflight = next(t.at for t in self.tables.diplomacy.thresholds if t.id == "overflight")
+
+    # ---- state and sequence of play -------------------------------------------------------
+
+    def setup_state(self, game: AAGame) -> None:
+        """The variant's state; round 1 is the Soviet Union's alone (S3:L206)."""
+        game.d["aarhe"] = {
+            "victory": "city",
+            "team": 0,
+            "queue": [],
+            "waiting": {},
+            "building": {},
+            "held": {},
+            "progress": {
+                p: {t.id: t.start[p] for t in self.tables.research.techs if p in t.start} for p in game.order
+            },
+            "transfers": {},
+            "transferred": [],
+            "neutrals": {n.territory: n.position for n in self.tables.diplomacy.neutrals},
+            "neutral_income": {},
+            "russia_fallen": False,
+            "cycles": {},
+            "damage": {},
+            "axis_capital_taken": False,
+        }
+        game.d["aarhe_turn"] = {}
+        first = turns.team_order(self.tables, 1)[0]
+        game.d["aarhe"]["queue"] = turns.team_queue(self.tables, 1, first)
+        turns.next_step(game, self.tables)
+
+    def options(self, game: AAGame) -> list[str] | None:
+        if game.d["battle"] is not None:
+            return None  # battles (and the variant's dice steps) are the base engine's
+        phase = game.d["phase"]
+        if phase == "purchase":
+            options = turns.purchase_options(game, self.tables)
+            return [*options[:-1], *lendlease.load_options(game, self.tables), options[-1]]
+        if phase == "noncombat-move" and game.power == self.tables.economy.lend_lease.giver:
+            deliveries = lendlease.deliver_options(game, self.tables)
+            return [*deliveries, *game.move_options(combat=False), "done"] if deliveries else None
+        if phase == "mobilize":
+            return turns.place_options(game, self.tables)
+        if phase == "research":
+            if game.d["aarhe_turn"]["exile"]:
+                return ["done"]
+            return turns.research_options(game, self.tables)
+        if phase == "diplomacy":
+            return turns.diplomacy_options(game, self.tables) if not game.d["aarhe_turn"]["exile"] else []
+        return None
+
+    def choose(self, game: AAGame, option: str) -> bool:
+        if game.d["battle"] is not None:
+            return False
+        phase, words = game.d["phase"], option.split()
+        if phase == "purchase" and words[0] == "buy":
+            turns.buy(game, self.tables, words)
+        elif phase == "purchase" and words[0] == "scorch":
+            game.d["aarhe_turn"]["scorch"].append(words[1])
+        elif phase == "mobilize" and words[0] == "place":
+            turns.place(game, self.tables, words)
+        elif phase == "research" and words[0] == "research":
+            game.d["research"] = {"tech": words[1], "dice": 0}
+        elif phase == "research" and option == "buy research die":
+            game.d["aarhe_turn"]["research_bought"] += 1
+            game.d["bank"][game.power] -= self.tables.research.die_cost.value
+        elif phase == "research" and option == "roll research dice":
+            turns.start_research_roll(game, self.tables)
+        elif phase == "research" and words[0] == "transfer":
+            partner = words[3]
+            game.d["aarhe"]["transfers"].setdefault(partner, []).append(words[1])
+            game.d["aarhe"]["transferred"].append(f"{game.power}>{partner}")
+            game.log(f"hands {words[1]} to {partner}")
+        elif phase == "diplomacy" and words[0] == "court":
+            turns.start_diplomacy_roll(game, self.tables, words[1])
+        elif phase == "diplomacy" and option == "done":
+            game.d["aarhe_turn"]["diplomacy_rolls"] = 99
+        elif phase == "purchase" and words[0] == "lend-lease":
+            lendlease.load(game, int(words[1]), words[3])
+        elif phase == "noncombat-move" and words[0] == "deliver":
+            lendlease.deliver(game, words[2], words[4])
+        elif words[0] == "move" and phase in ("combat-move", "noncombat-move"):
+            game.move(int(words[1]), words[2], words[3], words[5], combat=phase == "combat-move")
+            turns.stop_in_terrain(game, self.tables, words[2], words[5])
+            if game.stats[words[2]].transport_capacity:
+                lendlease.follow(game, words[3], words[5])
+        else:
+            return False
+        return True
+
+    def end_phase(self, game: AAGame) -> bool:
+        phase = game.d["phase"]
+        if phase == "combat-move":  # the team's combat barrier (S3:L206-208)
+            game.freeze_moved()
+            turns.set_aside(game)
+            turns.next_step(game, self.tables)
+        elif phase == "noncombat-move":
+            game.land_aircraft()
+            game.d["phase"] = "mobilize"
+            turns.scorch(game)
+        elif phase == "mobilize":
+            lost = sum(game.d["purchased"].values())
+            if lost:
+                game.log(f"{lost} purchased unit(s) could not be placed and are lost")
+            game.d["purchased"] = {}
+            game.d["phase"] = "research"
+        elif phase == "research":
+            game.d["research"] = None
+            game.d["phase"] = "diplomacy"
+        elif phase == "diplomacy":
+            turns.end_nation_turn(game, self.tables)
+        else:
+            game.d["phase"] = turns.PHASES[turns.PHASES.index(phase) + 1]
+        return True
+
+    def settle_step(self, game: AAGame) -> bool | None:
+        self.note_captures(game)
+        lendlease.sink_unescorted(game, self.tables)
+        phase = game.d["phase"]
+        if phase == "income":
+            turns.collect_income(game, self.tables)
+            return True
+        if phase == "mobilize" and not turns.place_options(game, self.tables):
+            game.end_phase()
+            return True
+        if phase == "diplomacy" and not self.options(game):
+            game.end_phase()
+            return True
+        if phase in ("mobilize", "research", "diplomacy", "purchase"):
+            return False
+        return None
+
+    def after_dice(self, game: AAGame, battle: dict[str, Any]) -> bool:
+        if battle.get("progress"):
+            turns.after_research(game, self.tables, battle)
+        elif battle.get("diplomacy"):
+            turns.after_diplomacy(game, self.tables, battle)
+        elif battle.get("convoy"):
+            turns.after_convoy(game, battle)
+        else:
+            turns.count_cycles(game, battle)
+            return False
+        return True
+
+    def dice_label(self, game: AAGame, battle: dict[str, Any], die: Sequence[Any]) -> str | None:
+        side, subject, value = die[0], die[1], die[2]
+        if side == "progress":
+            return f"{battle['attacker']} researches {subject}: a {value} ticks a box"
+        if side == "diplomacy":
+            return f"{battle['attacker']} courts {subject}: hits on {value} or less"
+        if side.startswith("convoy"):
+            who = battle["attacker"]
+            return f"an enemy warship in {subject} attacks {who}'s convoy: hits on {value} or less"
+        return None
+
+    def note_captures(self, game: AAGame) -> None:
+        """Record the captures that lift xenophobia and Axis non-cooperation for good."""
+        aarhe = game.d["aarhe"]
+        goals.record_owners(game, self.tables)
+        xeno, apart = self.tables.map.xenophobia, self.tables.map.non_cooperation
+        if not aarhe["russia_fallen"] and game.alliance(game.owner(xeno.lifted_by) or xeno.owner) != "allies":
+            aarhe["russia_fallen"] = True
+        for capital in apart.until_taken:
+            owner = game.owner(capital)
+            if not aarhe["axis_capital_taken"] and owner is not None and game.alliance(owner) != "axis":
+                aarhe["axis_capital_taken"] = True
+
+    def waiting_battles(self, game: AAGame) -> Iterable[str]:
+        return turns.waiting_battles(game)
+
+    def problems(self, game: AAGame) -> list[str]:
+        return turns.problems(game, self.tables)
+
+    def aside_units(self, game: AAGame) -> Iterable[tuple[str, str, int]]:
+        return turns.aside_units(game)
+
+    # ---- movement limits ------------------------------------------------------------------
+
+    def air_passable(self, game: Board, territory: str) -> bool:
+        """Aircraft fly over a neutral 2 or more steps toward their team (S3:L242), never over
+        extreme terrain (Himalaya); US and UK aircraft not over Soviet land while xenophobia
+        holds (S3:L218, L234)."""
+        t = self.module.territories[territory]
+        if self.xenophobic(game, territory):
+            return False
+        if not t.impassable:
+            return True
+        position: int | None = game.d["aarhe"]["neutrals"].get(territory)
+        if position is None or territory in self.extreme:
+            return False
+        sign = 1 if game.alliance(game.power) == "allies" else -1
+        return position * sign >= self.overflight
+
+    def in_combat_range(self, game: Board, unit: str, origin: str, target: str) -> bool:
+        """An aircraft flies at most half its movement to its target (S3:L216)."""
+        reach = game.movement(game.power, unit) // 2
+
+        def neighbours(t: str) -> list[str]:
+            return [n for n in self.module.territories[t].neighbours if self.air_passable(game, n)]
+
+        return target in bfs_distances([origin], neighbours, reach)
+
+    def xenophobic(self, game: Board, territory: str) -> bool:
+        """Whether Stalinist xenophobia closes ``territory`` to the power on move (S3:L218, L234):
+        the Soviet Union's own land and the four named territories, to US and UK units, until the
+        Axis has taken Russia."""
+        xeno = self.tables.map.xenophobia
+        if game.power not in xeno.closed_to or game.d["aarhe"]["russia_fallen"]:
+            return False
+        t = self.module.territories[territory]
+        return t.type.value == "land" and (t.original_owner == xeno.owner or territory in xeno.also)
+
+    def may_enter(self, game: Board, unit: str, origin: str, target: str, *, combat: bool) -> bool:
+        power = game.power
+        aarhe = game.d["aarhe"]
+        if self.xenophobic(game, target):
+            return False  # S3:L218, L234
+        apart = self.tables.map.non_cooperation
+        if not aarhe["axis_capital_taken"]:  # S3:L218
+            others = apart.from_ if power in apart.apart else apart.apart if power in apart.from_ else []
+            if any(split(s)[0] in others for s in game.units(target)):
+                return False
+        if (
+            combat
+            and self.stats[unit].domain == "air"
+            and not self.in_combat_range(game, unit, origin, target)
+        ):
+            return False  # S3:L216: half the movement to reach the target
+        if not lendlease.room_for_cargo(game, self.tables, unit, target):
+            return False  # a laden lend-lease transport carries nothing else (S3:L234)
+        limit = self.tables.map.miniature_limit.value
+        if any(m.territory == target and m.kind == "miniature" for m in self.tables.map.terrain):
+            team = sum(
+                n
+                for s, n in game.units(target).items()
+                if game.friendly(power, split(s)[0]) and game.stats[split(s)[1]].combat
+            )
+            if team >= limit:  # S3:L246
+                return False
+        return True
+
+    def book_raid_damage(self, game: Board, where: str, owner: str, damage: int) -> bool:
+        """Economic attacks cut the territory's next income, never below 0; at a capital the
+        excess comes off the stored IPCs at once (S3:L230)."""
+        books = game.d["aarhe"]["damage"]
+        value = self.module.territories[where].ipc or 0
+        booked = min(damage, max(0, value - books.get(where, 0)))
+        books[where] = books.get(where, 0) + booked
+        excess = damage - booked
+        taken = 0
+        if excess and self.module.territories[where].capital == owner:
+            taken = min(excess, game.d["bank"][owner])
+            game.d["bank"][owner] -= taken
+        game.log(f"economic attack on {where}: next income {booked} lower, {taken} stored IPCs lost")
+        return True
+
+    def liberates(self, captor: str, original: str) -> bool:
+        """US and UK land the Soviet Union liberates stays Soviet (S3:L218, L234)."""
+        xeno = self.tables.map.xenophobia
+        return not (captor == xeno.owner and original in xeno.closed_to)
+
+    # ---- victory and economy --------------------------------------------------------------
+
+    def victory_points(self, territory: str) -> int:
+        """A territory's VCP (S3:L208-212)."""
+        return self.points.get(territory, 0)
+
+    def victory_cities_needed(self, alliance: str) -> int:
+        return next(t.points for t in self.tables.victory.city_targets if t.alliance == alliance)
+
+    def income(self, ipc_owned: int, capital_held: bool) -> int:
+        """Not used by the variant's turn (its Collect Income is :func:`.turns.collect_income`)."""
+        return ipc_owned
+
+    def production_limit(self, territory_ipc: int) -> int:
+        """IPCs an IC may spend per turn: 4 x the territory's income (S3:L236)."""
+        return self.tables.economy.production_cap_factor.value * territory_ipc
+
+    def movement(self, unit: str, techs: Sequence[str]) -> int:
+        """Long Range Aircraft: +2 for every air unit (S3:L238)."""
+        stats = self.stats[unit]
+        return stats.movement + (2 if stats.domain == "air" and "long-range-aircraft" in techs else 0)
+
+    def bomber_dice(self, unit: str, techs: Sequence[str]) -> int:
+        """Heavy Bomber: two dice in combat and in raids (S3:L238; the better one counts, as LHTR)."""
+        return 2 if self.stats[unit].strategic_bomber and "heavy-bomber" in techs else 1
+
+    def raid_bonus(self, techs: Sequence[str]) -> int:
+        return 0
+
+    def defence(self, unit: str, techs: Sequence[str]) -> int:
+        """Advanced Submarine: +1 (S3:L238); jets are the variant combat's (dogfight values)."""
+        stats = self.stats[unit]
+        return stats.defence + (1 if stats.sub and "advanced-submarine" in techs else 0)
+
+    def attack_value(self, unit: str, supported: bool, techs: Sequence[str] = ()) -> int:
+        stats = self.stats[unit]
+        value = stats.attack + (1 if stats.sub and "advanced-submarine" in techs else 0)
+        return value + 1 if supported and stats.supportable else value
+
+    def bombards(self, unit: str, techs: Sequence[str]) -> bool:
+        return self.stats[unit].bombard

@@ -1,0 +1,52 @@
+"""The Historical Edition variant as a kernel rule set, registered as ``aa-aarhe``.
+
+``grandstrategy new aa --rules aarhe`` names it too (the family's RULESET-RULES convention).
+Options: those of ``aa-revised`` plus ``victory``: ``city`` (45/55 VCP, the default), ``total``
+(every territory) or ``economic`` (the majority of territory IPCs when ``max_rounds``, the
+winning bid, is reached), S3:L208; ``national_victory`` (false by default): also name the
+nations that met three of their national goals (S3:L250).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from grandstrategy.axis_allies.aarhe.profile import VICTORY_MODES, AarheProfile
+from grandstrategy.axis_allies.game.engine import AAGame
+from grandstrategy.axis_allies.game.ruleset import AARuleSet
+from grandstrategy.core.canonical import JSONObject, JSONValue
+from grandstrategy.core.errors import UserInputError
+from grandstrategy.core.game import register_ruleset
+
+
+class AarheRuleSet(AARuleSet):
+    """AARHE over the shipped Revised module, with the variant's map changes."""
+
+    name = "aa-aarhe"
+    aliases: tuple[str, ...] = ("aarhe", "aa-historical", "historical-edition")
+
+    def __init__(self) -> None:
+        super().__init__(profile=AarheProfile)
+
+    def new_state(self, options: Mapping[str, JSONValue]) -> AAGame:
+        rest = {k: v for k, v in options.items() if k not in ("victory", "national_victory")}
+        mode = options.get("victory", "city")
+        national = options.get("national_victory", False)
+        if not isinstance(national, bool):
+            raise UserInputError(f"option national_victory must be true or false, not {national!r}")
+        if mode not in VICTORY_MODES:
+            raise UserInputError(f"option victory must be one of {', '.join(VICTORY_MODES)}, not {mode!r}")
+        if mode == "economic" and not rest.get("max_rounds", self.profile.default_max_rounds):
+            raise UserInputError("an economic victory needs max_rounds (the winning bid) above 0")
+        game = super().new_state(rest)
+        game.d["aarhe"]["victory"] = mode
+        game.d["aarhe"]["national_victory"] = national
+        return game
+
+    def state_from_json(self, data: JSONObject) -> AAGame:
+        if not isinstance(data, dict) or "aarhe" not in data:
+            raise ValueError("not an AARHE game: its variant state is missing")
+        return super().state_from_json(data)
+
+
+AA_AARHE = register_ruleset(AarheRuleSet())

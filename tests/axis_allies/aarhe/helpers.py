@@ -1,0 +1,29 @@
+"""Helpers for the AARHE tests: a fresh variant game and a position arranged by hand."""
+
+from __future__ import annotations
+
+from tests.axis_allies.game_helpers import choose, options, roll
+
+from grandstrategy.axis_allies.aarhe import turns
+from grandstrategy.axis_allies.aarhe.profile import AarheProfile
+from grandstrategy.axis_allies.aarhe.ruleset import AA_AARHE
+from grandstrategy.axis_allies.game.engine import AAGame
+
+__all__ = ["at", "choose", "fresh", "options", "profile", "roll"]
+
+
+def fresh(max_rounds: int = 0, **more: object) -> AAGame:
+    return AA_AARHE.new_state({"max_rounds": max_rounds, **more})  # type: ignore[dict-item]
+
+
+def profile(game: AAGame) -> AarheProfile:
+    assert isinstance(game.profile, AarheProfile)
+    return game.profile
+
+
+def at(game: AAGame, power: str, phase: str = "purchase") -> None:
+    """Begin ``power``'s turn (its records fresh) and go to ``phase``."""
+    game.d["aarhe"]["queue"] = []
+    game.d["aarhe"]["waiting"] = {}
+    turns.begin_turn(game, power)
+    game.d["phase"] = phase
