@@ -588,7 +588,15 @@ class _Run:
         self.b["hits"] = []
         self.b["owed"] = owed
         self.ship_damage()
+        self.b["queue"].insert(0, "after-remove")
         self.next_casualty()
+
+    def step_after_remove(self) -> None:
+        """A side wiped out: the rest of the cycle's fire is skipped, straight to its end."""
+        if self.side(True) and self.side(False):
+            return
+        ends = [s for s in self.b["queue"] if s.endswith("-end")]
+        self.b["queue"] = ends[:1]
 
     def apply_targeted(self, hit: dict[str, Any]) -> None:
         owner, unit = str(hit["target"]).split(":")

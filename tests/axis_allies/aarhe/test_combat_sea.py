@@ -1,0 +1,159 @@
+"""The variant's naval cycle through the engine, with forced dice (S3:L224-230, L244)."""
+
+from __future__ import annotations
+
+from tests.axis_allies.aarhe.combat_helpers import fresh
+from tests.axis_allies.game_helpers import at, choose, options, put, roll
+
+from grandstrategy.axis_allies.game.engine import AAGame, key
+
+
+def sea_attack(attackers: list[tuple[str, str, int]], defenders: list[tuple[str, str, int]]) -> AAGame:
+    """Germany attacks sea zone 6 from sea zone 5 with ``attackers``."""
+    game = fresh()
+    at(game, "germans", "combat-move")
+    put(game, "sz-5", *attackers)
+    put(game, "sz-6", *defenders)
+    put(game, "sz-7")
+    put(game, "sz-3")
+    for _, unit, n in attackers:
+        choose(game, "germans", f"move {n} {unit} sz-5 -> sz-6")
+    choose(game, "germans", "done")
+    choose(game, "germans", "fight sz-6")
+    return game
+
+
+def test_screening_destroyer_takes_the_submarine_hit_for_its_ship() -> None:
+    # S3:L228: a destroyer screening a ship takes the submarine hits aimed at it first.
+    game = sea_attack(
+        [("germans", "submarine", 1)], [("british", "battleship", 1), ("british", "destroyer", 1)]
+    )
+    assert game.to_act() == "british"
+    assert options(game) == ["screen british battleship with destroyer", "no screen"]
+    choose(game, "british", "screen british battleship with destroyer")
+    assert options(game) == ["aim submarine at british battleship", "aim submarine at british destroyer"]
+    choose(game, "germans", "aim submarine at british battleship")
+    labels = roll(game, 1, 6)
+    assert labels == [
+        "sz-6: germans submarine fires at a british battleship, hits on 2 or less",
+        "sz-6: defence hunter seeks a germans submarine, detects on 3 or less",
+    ]
+    assert game.units("sz-6") == {key("british", "battleship", 2): 1, key("germans", "submarine", 0): 1}
+    # The battleship fires in the opening fire; its hit finds no surface ship (the submarine is
+    # not a target of surface fire, S3:L224).
+    assert roll(game, 1) == ["sz-6: defence battleship hits on 4 or less"]
+    assert game.units("sz-6")[key("germans", "submarine", 0)] == 1
+    assert options(game) == ["keep submarines in the battle", "submerge submarines"]
+
+
+def test_wolf_pack_adds_one_when_submarines_outnumber_escorts_by_more_than_one() -> None:
+    # S3:L228: 3 submarines against 1 destroyer: +1.
+    game = sea_attack(
+        [("germans", "submarine", 3)], [("british", "destroyer", 1), ("british", "transport", 1)]
+    )
+    choose(game, "british", "no screen")
+    for _ in range(3):
+        choose(game, "germans", "aim submarine at british transport")
+    assert (
+        game.chance_node().label == "sz-6: germans submarine fires at a british transport, hits on 3 or less"
+    )
+
+
+def test_no_wolf_pack_when_the_margin_is_one() -> None:
+    game = sea_attack(
+        [("germans", "submarine", 2)], [("british", "destroyer", 1), ("british", "transport", 1)]
+    )
+    choose(game, "british", "no screen")
+    for _ in range(2):
+        choose(game, "germans", "aim submarine at british transport")
+    assert (
+        game.chance_node().label == "sz-6: germans submarine fires at a british transport, hits on 2 or less"
+    )
+
+
+def test_asw_search_on_3_then_attack_on_2_sinks_the_submarine() -> None:
+    # S3:L228: each destroyer searches each enemy submarine (3 or less), then attacks a detected
+    # one (2 or less); casualties at the end of the opening fire.
+    game = fresh()
+    at(game, "british", "combat-move")
+    put(game, "sz-6", ("british", "destroyer", 1))
+    put(game, "sz-5", ("germans", "submarine", 1))
+    choose(game, "british", "move 1 destroyer sz-6 -> sz-5")
+    choose(game, "british", "done")
+    choose(game, "british", "fight sz-5")
+    labels = roll(game, 6, 3, 2)
+    assert labels == [
+        "sz-5: defence submarine fires at a british destroyer, hits on 2 or less",
+        "sz-5: british hunter seeks a germans submarine, detects on 3 or less",
+        "sz-5: british destroyer attacks a germans submarine, hits on 2 or less",
+    ]
+    assert game.d["battle"] is None
+    assert game.units("sz-5") == {key("british", "destroyer", 0): 1}
+
+
+def test_undetected_submarine_cannot_be_attacked() -> None:
+    game = fresh()
+    at(game, "british", "combat-move")
+    put(game, "sz-6", ("british", "destroyer", 1))
+    put(game, "sz-5", ("germans", "submarine", 1))
+    choose(game, "british", "move 1 destroyer sz-6 -> sz-5")
+    choose(game, "british", "done")
+    choose(game, "british", "fight sz-5")
+    roll(game, 6, 4)  # the submarine misses; the search fails: no attack die
+    assert game.chance_node().label == "sz-5: british destroyer hits on 2 or less"  # main round
+
+
+def test_ship_anti_air_then_fighter_hits_its_chosen_ship_and_battleship_takes_two() -> None:
+    # S3:L228: a battleship rolls 3 anti-air dice (1 hits); S3:L220 the lone fighter picks its
+    # ship; S3:L244 a battleship takes 2 hits; S3:L226 aircraft other than fighters, and fighters
+    # beyond carrier room, leave at the end of the cycle.
+    game = fresh()
+    at(game, "germans", "combat-move")
+    put(game, "western-europe", ("germans", "fighter", 1), ("germans", "bomber", 1))
+    put(game, "sz-6", ("british", "battleship", 1))
+    choose(game, "germans", "move 1 fighter western-europe -> sz-6")
+    choose(game, "germans", "move 1 bomber western-europe -> sz-6")
+    choose(game, "germans", "done")
+    choose(game, "germans", "fight sz-6")
+    labels = roll(game, 1, 6, 6, 3, 6)
+    assert labels == [
+        *["sz-6: defence battleship anti-air fire, hits on 1 or less"] * 3,
+        "sz-6: germans fighter attacks a british battleship, hits on 3 or less",
+        "sz-6: defence battleship hits on 4 or less",
+    ]
+    assert options(game) == ["lose germans bomber", "lose germans fighter"]
+    choose(game, "germans", "lose germans bomber")
+    assert game.d["battle"] is None  # the fighter had no carrier: it left the battle
+    # ... and waits above the zone to land in non-combat move, as after a base break-off.
+    assert game.units("sz-6") == {key("british", "battleship", 2, 1): 1, key("germans", "fighter", 3): 1}
+
+
+def test_carrier_defends_one_higher_per_plane() -> None:
+    # S3:L244: a carrier is 1/1 alone, +1 defence for each plane it carries.
+    game = sea_attack([("germans", "destroyer", 1)], [("british", "carrier", 1), ("british", "fighter", 1)])
+    choose(game, "germans", "no screen") if game.to_act() == "germans" else None
+    labels = roll(game, 6, 6, 6, 6, 6)
+    assert "sz-6: defence carrier hits on 2 or less" in labels
+
+
+def test_break_off_table() -> None:
+    # S3:L226: attacker presses on, defender breaks off: the attacker may still break off, and
+    # then both fleets stay in the zone.
+    game = sea_attack([("germans", "destroyer", 1)], [("british", "destroyer", 1)])
+    roll(game, 6, 6)
+    assert options(game)[:2] == ["press on", "break off"] and "retreat to sz-5" in options(game)
+    choose(game, "germans", "press on")
+    assert options(game)[:2] == ["remain", "break off"]
+    choose(game, "british", "break off")
+    assert options(game) == ["chase", "break off"]
+    choose(game, "germans", "break off")
+    assert game.d["battle"] is None
+    assert game.units("sz-6") == {key("germans", "destroyer", 0): 1, key("british", "destroyer", 2): 1}
+
+
+def test_attacker_break_off_against_a_remaining_defence_fights_on() -> None:
+    game = sea_attack([("germans", "destroyer", 1)], [("british", "destroyer", 1)])
+    roll(game, 6, 6)
+    choose(game, "germans", "break off")
+    choose(game, "british", "remain")
+    assert game.chance_node().label.startswith("sz-6: germans destroyer hits on 2")
