@@ -2,9 +2,9 @@
 
 The base engine (:mod:`grandstrategy.axis_allies.game.engine`) asks the profile's
 ``battle_machine()`` hook for the object that fights a battle opened with ``fight WHERE``; for the
-Historical Edition that is :class:`AarheBattles`. The battle lives in the game's JSON state
-(``d["battle"]``, marked ``"machine": "aarhe"``): a queue of steps still to run, the dice waiting
-to be rolled (each one chance event with its label) and at most one open question (``ask``: who
+Historical Edition that is :class:`~.battles.AarheBattles`, which runs the steps here. The
+battle lives in the game's JSON state (``d["battle"]``, marked ``"machine": "aarhe"``): a queue
+of steps still to run, the dice waiting to be rolled (each one chance event with its label) and at most one open question (``ask``: who
 decides, and the options). Every choice the variant leaves to a player is such a question: the
 target of each ID, fighter, submarine and destroyer, each destroyer's screen, each hit's casualty,
 retreats, submerging, pressing on or breaking off.
@@ -60,7 +60,7 @@ def _has(techs: set[str], *names: str) -> bool:
     return any(n in techs for n in names)
 
 
-class _Run:
+class CycleRun:
     """One step of the machine on one game: reads and writes ``game.d["battle"]``."""
 
     def __init__(self, game: Combat) -> None:
@@ -1446,41 +1446,3 @@ class _Run:
         getattr(self, "eff_" + effect.replace("-", "_"))(face, need, arg)
         if not self.b["dice"]:
             self.run()
-
-
-class AarheBattles:
-    """The battle machine the variant's profile returns from ``Profile.battle_machine()``.
-
-    The engine calls :meth:`open` for ``fight WHERE`` and, while ``d["battle"]`` carries
-    ``"machine": "aarhe"``, asks it who acts, the options, and hands it choices and dice.
-    """
-
-    name = "aarhe"
-
-    def open(self, game: Combat, where: str) -> None:
-        _Run(game).open(where)
-
-    def to_act(self, game: Combat) -> str | None:
-        """The power to decide, or None when a die is to be rolled."""
-        battle = game.d["battle"]
-        if battle["dice"]:
-            return None
-        return str(battle["ask"]["who"])
-
-    def options(self, game: Combat) -> list[str]:
-        battle = game.d["battle"]
-        return [] if battle["dice"] else list(battle["ask"]["options"])
-
-    def choose(self, game: Combat, option: str) -> None:
-        _Run(game).choose(option)
-
-    def chance_label(self, game: Combat) -> str:
-        label: str = game.d["battle"]["dice"][0][0]
-        return label
-
-    def apply_die(self, game: Combat, face: int) -> None:
-        _Run(game).die(face)
-
-
-BATTLES = AarheBattles()
-"""The one machine object (it holds no state: everything lives in the game's data)."""
