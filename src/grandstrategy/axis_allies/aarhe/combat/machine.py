@@ -4,10 +4,10 @@ The base engine (:mod:`grandstrategy.axis_allies.game.engine`) asks the profile'
 ``battle_machine()`` hook for the object that fights a battle opened with ``fight WHERE``; for the
 Historical Edition that is :class:`~.battles.AarheBattles`, which runs the steps here. The
 battle lives in the game's JSON state (``d["battle"]``, marked ``"machine": "aarhe"``): a queue
-of steps still to run, the dice waiting to be rolled (each one chance event with its label) and at most one open question (``ask``: who
-decides, and the options). Every choice the variant leaves to a player is such a question: the
-target of each ID, fighter, submarine and destroyer, each destroyer's screen, each hit's casualty,
-retreats, submerging, pressing on or breaking off.
+of steps still to run, the dice waiting to be rolled (each one chance event with its label) and
+at most one open question (``ask``: who decides, and the options). Every choice the variant
+leaves to a player is such a question: the target of each ID, fighter, submarine and destroyer,
+each destroyer's screen, each hit's casualty, retreats, submerging, pressing on or breaking off.
 
 Rules are cited by the variant document's line (S3:L220 ...). Readings of what the document leaves
 open are the AH-C decisions listed in docs/aarhe-coverage.md (Combat section).
