@@ -1290,6 +1290,11 @@ class CycleRun:
         then retreat, press on or break off (S3:L226, L228)."""
         for attacker in (True, False):
             self.carrier_air(attacker)
+        if not self.can_hurt(True) and not self.can_hurt(False):
+            self.g.log(f"neither side can harm the other at {self.where}")
+            self.b["queue"] = ["defence-air-out"] if self.b.get("air_out") else []
+            self.b["queue"].append("finish")
+            return
         self.b["queue"] = ["sea-submerge"]
         if self.b.get("air_out"):
             self.b["queue"].insert(0, "defence-air-out")
@@ -1317,6 +1322,33 @@ class CycleRun:
                     self.b.setdefault("air_out", {})[stack] = (
                         self.b.get("air_out", {}).get(stack, 0) + n - stay
                     )
+
+    def can_hurt(self, attacker: bool) -> bool:
+        """Whether one side's units at sea could hit any unit of the other under the variant's
+        targeting (S3:L224, L228): else a battle of, say, submarines against aircraft would never
+        end, and it stops with both sides in the zone."""
+        own = {self.role(u) or u for _, _, u, _, _ in self.side(attacker)}
+        enemy = self.side(not attacker)
+        stats = self.g.stats
+        ships = any(stats[u].domain == "sea" and not stats[u].sub for _, _, u, _, _ in enemy)
+        subs = any(stats[u].sub for _, _, u, _, _ in enemy)
+        air = any(stats[u].domain == "air" for _, _, u, _, _ in enemy)
+        flying = any(stats[u].domain == "air" for _, _, u, _, _ in self.side(attacker))
+        anti_air = any(
+            (found.anti_air if (found := self.t.units.get(u)) else 0) > 0
+            for _, _, u, _, _ in self.side(attacker)
+        )
+        return bool(
+            ("SS" in own and ships)
+            or (own & ESCORT and subs)
+            or (own & (CAPITAL | ESCORT) and ships)
+            or ("AP" in own and any(self.role(u) == "AP" for _, _, u, _, _ in enemy))
+            or (anti_air and air)
+            or (flying and (air or ships))
+        )
+
+    def step_finish(self) -> None:
+        self.finish()
 
     def step_defence_air_out(self) -> None:
         havens = self.defender_havens(True)
