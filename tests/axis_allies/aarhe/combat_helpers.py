@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from types import MappingProxyType
+
 from grandstrategy.axis_allies.aarhe.combat import BATTLES
 from grandstrategy.axis_allies.game import AAGame, AARuleSet, Profile
 from grandstrategy.axis_allies.game.profile import BattleMachine
+from grandstrategy.axis_allies.module.world import MapModule
 
 
 class CombatProfile(Profile):
-    """Revised with the variant's battles: the one hook the variant's own profile also overrides."""
+    """Revised with the variant's battles: the one hook the variant's own profile also overrides.
+
+    The Revised module has no heavy tank or heavy artillery; the tests add both, with the module
+    ids the variant's combat table names, as copies of the tank and the artillery."""
 
     name = "aarhe-combat-test"
+
+    def __init__(self, module: MapModule) -> None:
+        super().__init__(module)
+        extra = {
+            "heavy-armour": replace(self.stats["armour"], id="heavy-armour", cost=0),
+            "heavy-artillery": replace(self.stats["artillery"], id="heavy-artillery", cost=0),
+        }
+        self.stats = MappingProxyType({**self.stats, **extra})
 
     def battle_machine(self) -> BattleMachine | None:
         return BATTLES
@@ -21,7 +36,3 @@ RULES = AARuleSet(profile=CombatProfile)
 
 def fresh() -> AAGame:
     return RULES.new_state({"max_rounds": 0})
-
-
-def labels_left(game: AAGame) -> str:
-    return game.chance_node().label

@@ -199,3 +199,31 @@ def test_amphibious_first_cycle() -> None:
     assert game.d["battle"] is None
     assert game.owner("western-europe") == "british"
     assert game.units("western-europe") == {key("british", "infantry", 0): 1, key("british", "armour", 0): 1}
+
+
+def test_heavy_tank_takes_two_hits_and_hits_tanks_first() -> None:
+    # S3:L248: a heavy tank takes 2 hits (attack 4); its hits, like a tank's, strike tanks and
+    # artillery first (S3:L220).
+    game = setup(
+        [("germans", "heavy-armour", 1)], [("russians", "heavy-armour", 1), ("russians", "infantry", 1)]
+    )
+    attack(game, "germans", "ukraine-ssr", "caucasus", (1, "heavy-armour"))
+    labels = roll(game, 4, 6, 6)
+    assert labels[0] == "caucasus: germans heavy-armour hits on 4 or less"
+    # The hit must go on the heavy tank (armour class), which is damaged, not destroyed.
+    assert game.units("caucasus")[key("russians", "heavy-armour", 2, 1)] == 1
+
+
+def test_heavy_artillery_fires_from_next_door_at_minus_one_and_is_never_hit() -> None:
+    # S3:L248: heavy artillery may fire into an adjacent territory at -1 and is not a casualty.
+    game = setup([("germans", "infantry", 1)], [("russians", "infantry", 1)])
+    put(game, "west-russia", ("germans", "heavy-artillery", 1))
+    game.d["aarhe_heavy_artillery"] = {"caucasus": [[key("germans", "heavy-artillery", 1), 1]]}
+    attack(game, "germans", "ukraine-ssr", "caucasus", (1, "infantry"))
+    labels = roll(game, 6, 6, 1)
+    assert labels == [
+        "caucasus: germans infantry hits on 1 or less",
+        "caucasus: germans heavy-artillery fires from next door, hits on 2 or less",  # 3 - 1
+        "caucasus: defence infantry hits on 2 or less",
+    ]
+    assert game.units("west-russia") == {key("germans", "heavy-artillery", 1): 1}
