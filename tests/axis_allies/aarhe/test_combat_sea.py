@@ -157,3 +157,44 @@ def test_attacker_break_off_against_a_remaining_defence_fights_on() -> None:
     choose(game, "germans", "break off")
     choose(game, "british", "remain")
     assert game.chance_node().label.startswith("sz-6: germans destroyer hits on 2")
+
+
+def test_destroyer_hits_go_on_destroyers_first_battleship_hits_on_capital_ships_first() -> None:
+    # S3:L224: DD/CA hits strike DD/CA, then BB/CV, then AP; BB/CV hits strike BB/CV first.
+    game = sea_attack(
+        [("germans", "destroyer", 1), ("germans", "battleship", 1)],
+        [("british", "destroyer", 1), ("british", "battleship", 1), ("british", "transport", 1)],
+    )
+    choose(game, "germans", "no screen")
+    choose(game, "british", "no screen")
+    labels = roll(game, 6, 6, 1, 6, 6)
+    # opening fire: the battleships; main round: the destroyers and the defending transport
+    assert labels[:2] == [
+        "sz-6: germans battleship hits on 4 or less",
+        "sz-6: defence battleship hits on 4 or less",
+    ]
+    assert labels[2:] == [
+        "sz-6: germans destroyer hits on 2 or less",
+        "sz-6: defence destroyer hits on 2 or less",
+        "sz-6: defence transport hits on 1 or less",
+    ]
+    assert key("british", "destroyer", 2) not in game.units("sz-6")  # the escort took the hit
+    assert game.units("sz-6")[key("british", "battleship", 2)] == 1
+
+
+def test_carrier_takes_two_hits() -> None:
+    # S3:L244: "CV now takes 2 hits".
+    game = sea_attack(
+        [("germans", "battleship", 1)], [("british", "carrier", 1), ("british", "transport", 1)]
+    )
+    roll(game, 1)
+    assert game.units("sz-6")[key("british", "carrier", 2, 1)] == 1
+
+
+def test_submarines_may_submerge_at_the_end_of_a_cycle() -> None:
+    # S3:L228: whether or not the enemy has destroyers.
+    game = sea_attack([("germans", "submarine", 1)], [("british", "destroyer", 1)])
+    roll(game, 6, 6, 6)  # the submarine misses, the search fails, the destroyer misses
+    choose(game, "germans", "submerge submarines")
+    assert game.d["battle"] is None
+    assert game.units("sz-6") == {key("germans", "submarine", 0): 1, key("british", "destroyer", 2): 1}
