@@ -227,3 +227,35 @@ def test_heavy_artillery_fires_from_next_door_at_minus_one_and_is_never_hit() ->
         "caucasus: defence infantry hits on 2 or less",
     ]
     assert game.units("west-russia") == {key("germans", "heavy-artillery", 1): 1}
+
+
+def test_jets_may_skip_the_dogfight_and_cannot_be_intercepted() -> None:
+    # S3:L220, L236: jets (fighter 4 attack, dogfight 4) may strike land units instead of
+    # dogfighting; the other side's aircraft cannot hit them.
+    game = setup(
+        [("germans", "fighter", 1), ("germans", "infantry", 1)],
+        [("russians", "fighter", 1), ("russians", "infantry", 1)],
+    )
+    game.d["techs"]["germans"] = ["jet-plane"]
+    attack(game, "germans", "ukraine-ssr", "caucasus", (1, "fighter"), (1, "infantry"))
+    assert options(game) == ["jets dogfight", "jets strike the ground"]
+    choose(game, "germans", "jets strike the ground")
+    labels = roll(game, 6, 1)
+    assert labels == [
+        "caucasus: germans jet fighter attacks a russians infantry, hits on 4 or less",
+        "caucasus: defence fighter dogfights, hits on 3 or less",
+    ]
+    # The Russian hit cannot touch the jet: it falls on the German infantry.
+    assert key("germans", "fighter", 3) in game.units("caucasus")
+    assert key("germans", "infantry", 0) not in game.units("caucasus")
+
+
+def test_jets_dogfight_at_four() -> None:
+    game = setup(
+        [("germans", "fighter", 1), ("germans", "infantry", 1)],
+        [("russians", "fighter", 1), ("russians", "infantry", 1)],
+    )
+    game.d["techs"]["germans"] = ["jet-plane"]
+    attack(game, "germans", "ukraine-ssr", "caucasus", (1, "fighter"), (1, "infantry"))
+    choose(game, "germans", "jets dogfight")
+    assert game.chance_node().label == "caucasus: germans fighter dogfights, hits on 4 or less"

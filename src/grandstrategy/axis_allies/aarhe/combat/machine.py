@@ -43,7 +43,19 @@ SEA_CYCLE = [
     "anti-air", "air-aim", "air-fire", "bb-fire", "remove", "main-fire", "remove", "sea-end",
 ]  # fmt: skip
 
-POOL_ORDER = ("air", "inf", "transport", "armour", "capital", "escort", "dogfight", "nonsub", "land")
+POOL_ORDER = (
+    "air",
+    "inf",
+    "transport",
+    "armour",
+    "capital",
+    "escort",
+    "jets",
+    "nojet",
+    "dogfight",
+    "nonsub",
+    "land",
+)
 """Casualty pools, most restricted first: hits are allocated in this order (AH-C3)."""
 
 
@@ -414,9 +426,10 @@ class CycleRun:
         """Under air supremacy every aircraft but the bomber picks its target (an enemy land unit,
         or at sea a surface ship) before anyone rolls (S3:L220)."""
         self.b["air_aims"] = []
-        if self.air(True) and self.air(False):
-            return
         sea = self.g.is_sea(self.where)
+        if self.air(True) and self.air(False):
+            self.jet_aim(sea)
+            return
         for attacker in (True, False):
             if not self.air(attacker):
                 continue
@@ -434,6 +447,45 @@ class CycleRun:
                 self.start_aim(attacker, shooters, targets, "air")
                 return
 
+    def jet(self, owner: str, unit: str) -> bool:
+        """A fighter or bomber of a power with Jet Plane technology (S3:L236)."""
+        return self.role(unit) in self.t.jets and _has(_techs(self.g, owner), "jet-plane", "jet-power")
+
+    def jets(self, attacker: bool) -> bool:
+        return any(self.jet(o, u) for _, o, u, _, _ in self.side(attacker))
+
+    def jet_aim(self, sea: bool) -> None:
+        """Jet supremacy (S3:L220): when only one side has jets, it may send them past the
+        dogfight against land units, at normal values, fighters at chosen targets."""
+        if "jet_choice" not in self.b:
+            jets = [a for a in (True, False) if self.jets(a)]
+            self.b["jet_choice"] = None
+            if len(jets) == 1 and not sea:
+                self.b["jet_side"] = jets[0]
+                self.b["queue"].insert(0, "air-aim")
+                self.ask(self.power_of(jets[0]), "jets", ["jets dogfight", "jets strike the ground"])
+                return
+        side = self.b["jet_choice"]
+        if side is None:
+            return
+        shooters = [
+            u
+            for _, o, u, _, n in self.side(side)
+            for _ in range(n)
+            if self.jet(o, u) and self.role(u) in SELECTIVE_AIR
+        ]
+        targets = self.types(not side, lambda u: self.g.stats[u].domain == "land")
+        if shooters and targets:
+            self.b["air_side"] = side
+            self.b["queue"].insert(0, "air-aim-done")
+            self.start_aim(side, shooters, targets, "air")
+
+    def answer_jets(self, option: str) -> None:
+        self.b["ask"] = None
+        self.b["queue"].pop(0)  # the air-aim step put back for this answer runs now
+        self.b["jet_choice"] = self.b["jet_side"] if option == "jets strike the ground" else None
+        self.jet_aim(False)
+
     def step_air_aim_done(self) -> None:
         self.b["air_aims"] = self.take_aims()
 
@@ -446,12 +498,21 @@ class CycleRun:
         (never at ships) into the casualty pool (S3:L218-220)."""
         sea = self.g.is_sea(self.where)
         if self.air(True) and self.air(False):
+            strike = self.b.pop("jet_choice", None)
+            self.b.pop("jet_side", None)
             for attacker in (True, False):
                 for _, owner, unit, _, n in self.side(attacker):
                     if self.g.stats[unit].domain != "air":
                         continue
+                    if strike is not None and attacker == strike and self.jet(owner, unit):
+                        self.jet_strike(owner, unit, n, attacker)
+                        continue
                     value = self.dogfight(owner, unit, attacker)
                     pool = "air" if sea and self.role(unit) == "BMR" else "dogfight"
+                    if self.jet(owner, unit):
+                        pool = "jets"  # jet hits go on jets first (S3:L220)
+                    elif strike is not None:
+                        pool = "nojet"  # striking jets cannot be intercepted (S3:L220)
                     for _ in range(n * self.bomber_dice(owner, unit)):
                         if value > 0:
                             self.roll(
@@ -487,6 +548,26 @@ class CycleRun:
                     )
         self.b["air_aims"] = []
         self.b.pop("air_side", None)
+
+    def jet_strike(self, owner: str, unit: str, n: int, attacker: bool) -> None:
+        value = self.value(owner, unit, attacker)
+        if self.role(unit) in SELECTIVE_AIR:
+            aims = [t for s, t in self.b.get("air_aims", []) if s == unit]
+            for target in aims[:n]:
+                self.roll(
+                    f"{self.who(attacker)} jet {unit} attacks a {_name(target)}, hits on {value} or less",
+                    value,
+                    "target",
+                    [not attacker, target, False],
+                )
+            return
+        for _ in range(n * self.bomber_dice(owner, unit)):
+            self.roll(
+                f"{self.who(attacker)} jet {unit} bombs, hits on {value} or less",
+                value,
+                "pool",
+                [not attacker, "land"],
+            )
 
     def owner_of(self, attacker: bool, unit: str) -> str:
         for _, owner, kind, _, _ in self.side(attacker):
@@ -655,7 +736,17 @@ class CycleRun:
         stats = self.g.stats
 
         def group(test: Any) -> list[tuple[str, str, str, int, int]]:
+            if getattr(test, "owned", False):
+                return [u for u in side if test(u[1], u[2])]
             return [u for u in side if test(u[2])]
+
+        def jet(owner: str, unit: str) -> bool:
+            return self.jet(owner, unit)
+
+        def plain(owner: str, unit: str) -> bool:
+            return stats[unit].domain == "air" and not self.jet(owner, unit)
+
+        jet.owned = plain.owned = True  # type: ignore[attr-defined]
 
         def land(u: str) -> bool:
             return stats[u].domain == "land"
@@ -672,6 +763,8 @@ class CycleRun:
             "inf": [lambda u: self.role(u) == "INF"],
             "armour": [lambda u: self.role(u) in ARMOUR_CLASS, land],
             "dogfight": [air, ship if self.g.is_sea(self.where) else land],
+            "jets": [jet, air, ship if self.g.is_sea(self.where) else land],
+            "nojet": [plain, land],
             "capital": [
                 lambda u: self.role(u) in CAPITAL,
                 lambda u: self.role(u) in ESCORT,
