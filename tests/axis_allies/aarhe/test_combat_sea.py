@@ -198,3 +198,29 @@ def test_submarines_may_submerge_at_the_end_of_a_cycle() -> None:
     choose(game, "germans", "submerge submarines")
     assert game.d["battle"] is None
     assert game.units("sz-6") == {key("germans", "submarine", 0): 1, key("british", "destroyer", 2): 1}
+
+
+def test_advanced_asw_adds_one_to_ships_and_lets_aircraft_hunt_without_it() -> None:
+    # S3:L238: Advanced ASW: +1 to ASW search and attack; aircraft perform ASW without the +1.
+    game = fresh()
+    at(game, "british", "combat-move")
+    game.d["techs"]["british"] = ["advanced-asw"]
+    put(game, "sz-6", ("british", "destroyer", 1))
+    put(game, "united-kingdom", ("british", "fighter", 1))
+    put(game, "sz-5", ("germans", "submarine", 1))
+    choose(game, "british", "move 1 destroyer sz-6 -> sz-5")
+    choose(game, "british", "move 1 fighter united-kingdom -> sz-5")
+    choose(game, "british", "done")
+    choose(game, "british", "fight sz-5")
+    labels = roll(game, 6, 6, 3)
+    assert labels == [
+        "sz-5: defence submarine fires at a british destroyer, hits on 2 or less",
+        "sz-5: british hunter seeks a germans submarine, detects on 4 or less",
+        "sz-5: british hunter seeks a germans submarine, detects on 3 or less",
+    ]
+    # One submarine type detected: nothing to choose, each hunter attacks it.
+    assert roll(game, 3, 6) == [
+        "sz-5: british destroyer attacks a germans submarine, hits on 3 or less",
+        "sz-5: british fighter attacks a germans submarine, hits on 2 or less",
+    ]
+    assert key("germans", "submarine", 0) not in game.units("sz-5")

@@ -1232,24 +1232,36 @@ class CycleRun:
         """Each destroyer or cruiser rolls a search die against each enemy submarine (S3:L228)."""
         self.b["asw"] = {"True": {}, "False": {}}
         for attacker in (True, False):
-            hunters = self.count(attacker, "DD", "CA")
+            ships = self.count(attacker, "DD", "CA")
+            planes = self.air(attacker) if self.air_asw(attacker) else 0
             subs = [
                 (o, u, i)
                 for _, o, u, _, n in self.side(not attacker)
                 for i in range(n)
                 if self.role(u) == "SS"
             ]
-            if not hunters or not subs:
+            if not ships + planes or not subs:
                 continue
             need = self.asw_need(attacker, "asw_search", "search_modifier")
+            plain = need - self.asw_bonus(attacker, "search_modifier")
             for owner, unit, index in subs:
-                for _ in range(hunters):
-                    self.roll(
-                        f"{self.who(attacker)} hunter seeks a {owner} {unit}, detects on {need} or less",
-                        need,
-                        "asw-detect",
-                        [attacker, f"{owner}:{unit}", index],
-                    )
+                for value, hunters in ((need, ships), (plain, planes)):
+                    for _ in range(hunters):
+                        self.roll(
+                            f"{self.who(attacker)} hunter seeks a {owner} {unit}, detects on {value} or less",
+                            value,
+                            "asw-detect",
+                            [attacker, f"{owner}:{unit}", index],
+                        )
+
+    def air_asw(self, attacker: bool) -> bool:
+        """Advanced ASW: aircraft hunt submarines too, without its +1 (S3:L238)."""
+        return "advanced-asw" in _techs(self.g, self.power_of(attacker))
+
+    def asw_bonus(self, attacker: bool, field: str) -> int:
+        if not self.air_asw(attacker):
+            return 0
+        return int(self.t.technologies["advanced_asw"][field])
 
     def asw_need(self, attacker: bool, die: str, field: str) -> int:
         need = self.t.need(die)
@@ -1276,7 +1288,12 @@ class CycleRun:
         while self.b["asw_queue"]:
             attacker = self.b["asw_queue"].pop(0)
             found = self.b["asw"][str(attacker)]
-            hunters = [u for _, _, u, _, n in self.side(attacker) for _ in range(n) if self.role(u) in ESCORT]
+            hunters = [
+                u
+                for _, _, u, _, n in self.side(attacker)
+                for _ in range(n)
+                if self.role(u) in ESCORT or (self.air_asw(attacker) and self.g.stats[u].domain == "air")
+            ]
             if found and hunters:
                 self.b["queue"].insert(0, f"asw-aimed-{'a' if attacker else 'd'}")
                 self.start_aim(attacker, hunters, sorted(found), "asw")
@@ -1293,8 +1310,10 @@ class CycleRun:
     def step_asw_fire(self) -> None:
         """Each hunter attacks its detected submarine, hitting on 2 or less (S3:L228)."""
         for attacker, aims in self.b.pop("asw_aims", []):
-            need = self.asw_need(attacker, "asw_attack", "attack_modifier")
             for shooter, target in aims:
+                need = self.asw_need(attacker, "asw_attack", "attack_modifier")
+                if self.g.stats[shooter].domain == "air":
+                    need -= self.asw_bonus(attacker, "attack_modifier")
                 self.roll(
                     f"{self.who(attacker)} {shooter} attacks a {_name(target)}, hits on {need} or less",
                     need,
