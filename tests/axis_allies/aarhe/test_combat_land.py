@@ -259,3 +259,22 @@ def test_jets_dogfight_at_four() -> None:
     attack(game, "germans", "ukraine-ssr", "caucasus", (1, "fighter"), (1, "infantry"))
     choose(game, "germans", "jets dogfight")
     assert game.chance_node().label == "caucasus: germans fighter dogfights, hits on 4 or less"
+
+
+def test_heavy_bomber_rolls_two_dice_and_radar_helps_ids_search() -> None:
+    # S3:L238: Heavy Bomber: two dice in combat (each may hit, AH-C9); Advanced Radar: +1 to ID
+    # search rolls.
+    game = setup(
+        [("germans", "bomber", 1), ("germans", "infantry", 1)],
+        [("russians", "infantry", 2), ("russians", "aagun", 1)],
+    )
+    game.d["techs"]["germans"] = ["heavy-bomber"]
+    game.d["techs"]["russians"] = ["advanced-radar"]
+    attack(game, "germans", "ukraine-ssr", "caucasus", (1, "bomber"), (1, "infantry"))
+    labels = roll(game, 6, 1, 1)
+    assert labels == [
+        "caucasus: ID searches for a germans bomber, detects on 2 or less",
+        "caucasus: germans bomber bombs, hits on 4 or less",
+        "caucasus: germans bomber bombs, hits on 4 or less",
+    ]
+    assert key("russians", "infantry", 1) not in game.units("caucasus")  # both hits landed

@@ -224,3 +224,19 @@ def test_advanced_asw_adds_one_to_ships_and_lets_aircraft_hunt_without_it() -> N
         "sz-5: british fighter attacks a germans submarine, hits on 2 or less",
     ]
     assert key("germans", "submarine", 0) not in game.units("sz-5")
+
+
+def test_advanced_submarines_fire_one_higher_and_are_harder_to_find() -> None:
+    # S3:L238: Advanced Submarine: +1 attack and defence; ASW search against them -1.
+    game = fresh()
+    at(game, "germans", "combat-move")
+    game.d["techs"]["germans"] = ["advanced-submarine"]
+    put(game, "sz-5", ("germans", "submarine", 1))
+    put(game, "sz-6", ("british", "destroyer", 1))
+    choose(game, "germans", "move 1 submarine sz-5 -> sz-6")
+    choose(game, "germans", "done")
+    choose(game, "germans", "fight sz-6")
+    assert roll(game, 6, 6) == [
+        "sz-6: germans submarine fires at a british destroyer, hits on 3 or less",
+        "sz-6: defence hunter seeks a germans submarine, detects on 2 or less",
+    ]
