@@ -6,6 +6,7 @@ from dataclasses import replace
 from types import MappingProxyType
 
 from grandstrategy.axis_allies.aarhe.combat import BATTLES
+from grandstrategy.axis_allies.aarhe.combat.tables import with_variant_hits
 from grandstrategy.axis_allies.game import AAGame, AARuleSet, Profile
 from grandstrategy.axis_allies.game.profile import BattleMachine
 from grandstrategy.axis_allies.module.world import MapModule
@@ -25,7 +26,7 @@ class CombatProfile(Profile):
             "heavy-armour": replace(self.stats["armour"], id="heavy-armour", cost=0),
             "heavy-artillery": replace(self.stats["artillery"], id="heavy-artillery", cost=0),
         }
-        self.stats = MappingProxyType({**self.stats, **extra})
+        self.stats = with_variant_hits(MappingProxyType({**self.stats, **extra}))
 
     def battle_machine(self) -> BattleMachine | None:
         return BATTLES

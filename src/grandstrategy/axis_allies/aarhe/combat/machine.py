@@ -268,6 +268,15 @@ class CycleRun:
         self.g.add(self.where, stack, -n)
         self.b["submerged"][stack] = self.b["submerged"].get(stack, 0) + n
 
+    def release(self, stack: str, n: int, to: str | None) -> None:
+        """Units set aside leave the battle for ``to`` with no moves left (None: they are lost)."""
+        self.b["submerged"][stack] -= n
+        if not self.b["submerged"][stack]:
+            del self.b["submerged"][stack]
+        if to is not None:
+            owner, unit, _, damage = split(stack)
+            self.g.add(to, key(owner, unit, 0, damage), n)
+
     def unaside(self, stack: str, n: int) -> None:
         self.b["submerged"][stack] -= n
         if not self.b["submerged"][stack]:
@@ -939,8 +948,9 @@ class CycleRun:
         for stack, _, unit, _, n in self.side(False):
             domain = self.g.stats[unit].domain
             if (domain == "air") == air and (air or domain == "land"):
-                self.g.add(self.where, stack, -n)
-                self.b["retreating"].setdefault(to, {})[stack] = n
+                self.aside(stack, n)  # out of the battle, counted aside until it arrives
+                book = self.b["retreating"].setdefault(to, {})
+                book[stack] = book.get(stack, 0) + n
         if not air:
             self.b["capture_dice"] = max(0, self.count(True, "ARM", "HARM") - tanks)
         self.g.log(f"the defence retreats from {self.where} to {to}")
@@ -982,8 +992,7 @@ class CycleRun:
         self.b["captured"] = 0
         for to, stacks in sorted(self.b["retreating"].items()):
             for stack, n in sorted(stacks.items()):
-                owner, unit, _, damage = split(stack)
-                self.g.add(to, key(owner, unit, 0, damage), n)
+                self.release(stack, n, to)
         self.b["retreating"] = {}
         if not self.side(False):
             self.finish()
@@ -1002,6 +1011,7 @@ class CycleRun:
         stacks[stack] -= 1
         if not stacks[stack]:
             del stacks[stack]
+        self.release(stack, 1, None)
         self.b["captured"] -= 1
         self.g.log(f"{self.b['attacker']} captures a retreating {owner} {unit}")
         self.b["queue"] = ["capture-end"]
@@ -1429,8 +1439,8 @@ class CycleRun:
             if n - stay:
                 if attacker:
                     self.aside(stack, n - stay)
-                else:
-                    self.g.add(self.where, stack, stay - n)
+                else:  # counted aside until it lands (see land_air_out)
+                    self.aside(stack, n - stay)
                     self.b.setdefault("air_out", {})[stack] = (
                         self.b.get("air_out", {}).get(stack, 0) + n - stay
                     )
@@ -1471,9 +1481,7 @@ class CycleRun:
 
     def land_air_out(self, to: str | None) -> None:
         for stack, n in sorted(self.b.pop("air_out", {}).items()):
-            if to is not None:
-                owner, unit, _, damage = split(stack)
-                self.g.add(to, key(owner, unit, 0, damage), n)
+            self.release(stack, n, to)
 
     def answer_air_out(self, option: str) -> None:
         self.b["ask"] = None

@@ -6,13 +6,16 @@ import of the table rather than being reported to a user.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 import yaml
+
+from grandstrategy.axis_allies.game.profile import UnitStats
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "combat.yaml"
 
@@ -89,4 +92,17 @@ def tables() -> CombatTables:
         built_in_ids=MappingProxyType(raw["built_in_ids"]),
         terrain_minus_one=frozenset(r["territory"] for r in raw["terrain_minus_one"]),
         straits=tuple((r["territory"], (r["zones"][0], r["zones"][1])) for r in raw["straits"]),
+    )
+
+
+def with_variant_hits(stats: Mapping[str, UnitStats]) -> MappingProxyType[str, UnitStats]:
+    """The profile's unit stats with the variant's hit points (two-hit carriers and heavy tanks,
+    S3:L244, L248), so the base game's checks agree with the battle machine. The variant's
+    profile sets ``self.stats = with_variant_hits(self.stats)``."""
+    table = tables().units
+    return MappingProxyType(
+        {
+            unit: replace(s, hit_points=table[unit].hits) if unit in table and table[unit].hits > 0 else s
+            for unit, s in stats.items()
+        }
     )
