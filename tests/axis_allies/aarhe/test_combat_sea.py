@@ -240,3 +240,21 @@ def test_advanced_submarines_fire_one_higher_and_are_harder_to_find() -> None:
         "sz-6: germans submarine fires at a british destroyer, hits on 3 or less",
         "sz-6: defence hunter seeks a germans submarine, detects on 2 or less",
     ]
+
+
+def test_cruiser_rolls_four_anti_air_dice_and_screens() -> None:
+    # S3:L248: the cruiser's anti-air is 4; like a destroyer it screens (S3:L228).
+    game = fresh()
+    at(game, "germans", "combat-move")
+    put(game, "western-europe", ("germans", "fighter", 1))
+    put(game, "sz-6", ("british", "cruiser", 1), ("british", "transport", 1))
+    choose(game, "germans", "move 1 fighter western-europe -> sz-6")
+    choose(game, "germans", "done")
+    choose(game, "germans", "fight sz-6")
+    assert options(game) == ["screen british transport with cruiser", "no screen"]
+    choose(game, "british", "screen british transport with cruiser")
+    assert roll(game, 6, 6, 6, 6) == ["sz-6: defence cruiser anti-air fire, hits on 1 or less"] * 4
+    choose(game, "germans", "aim fighter at british transport")
+    assert roll(game, 3) == ["sz-6: germans fighter attacks a british transport, hits on 3 or less"]
+    assert key("british", "cruiser", 3) not in game.units("sz-6")  # the screen took the hit
+    assert game.units("sz-6")[key("british", "transport", 2)] == 1

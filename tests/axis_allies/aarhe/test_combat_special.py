@@ -138,3 +138,15 @@ def test_battleship_repaired_next_to_a_friendly_factory_only() -> None:
     assert repair(game, "british") == ["sz-7"]
     assert game.units("sz-7") == {key("british", "battleship", 2): 1}
     assert game.units("sz-45") == {key("british", "battleship", 2, 1): 1}
+
+
+def test_heavy_tank_repaired_in_a_friendly_territory_with_a_factory() -> None:
+    # S3:L248: a damaged heavy tank is repaired at a friendly territory with an IC or VC.
+    game = fresh()
+    put(game, "germany", ("germans", "factory", 1))
+    game.add("germany", key("germans", "heavy-armour", 2, 1))
+    put(game, "ukraine-ssr")
+    game.add("ukraine-ssr", key("germans", "heavy-armour", 2, 1))
+    assert repair(game, "germans", ships=False) == ["germany"]
+    assert game.units("germany")[key("germans", "heavy-armour", 2)] == 1
+    assert game.units("ukraine-ssr") == {key("germans", "heavy-armour", 2, 1): 1}
