@@ -82,3 +82,14 @@ def test_default_policy_fights_on_aims_high_and_loses_cheap() -> None:
         default_policy(game, ["damage germans battleship", "lose germans destroyer"])
         == "damage germans battleship"
     )
+
+
+def test_amphibious_first_cycle_odds_agree_with_seeded_battles() -> None:
+    # An infantry and a tank landing from sea zone 16 under a battleship's bombardment.
+    game, where = arena(False, {"infantry": 1, "armour": 1}, {"infantry": 2})
+    game.d["amphibious"] = {where: {"infantry": 1, "armour": 1}}
+    game.d["bombard"] = {where: ["sz-16"]}
+    game.add("sz-16", key("germans", "battleship", 0), 1)
+    exact = exact_odds(game, where)
+    simulated = simulate_odds(game, where, trials=TRIALS, seed=5)
+    assert abs(simulated.attacker - exact.attacker) <= 4 * simulated.standard_error, (exact, simulated)
