@@ -278,3 +278,16 @@ def test_heavy_bomber_rolls_two_dice_and_radar_helps_ids_search() -> None:
         "caucasus: germans bomber bombs, hits on 4 or less",
     ]
     assert key("russians", "infantry", 1) not in game.units("caucasus")  # both hits landed
+
+
+def test_attacker_may_retreat_some_units_and_fight_on_with_the_rest() -> None:
+    # S3:L222: the attacker may retreat some or all of its units to where they came from.
+    game = setup([("germans", "infantry", 1), ("germans", "armour", 1)], [("russians", "infantry", 2)])
+    attack(game, "germans", "ukraine-ssr", "caucasus", (1, "infantry"), (1, "armour"))
+    roll(game, 6, 6, 6, 6)
+    assert "retreat infantry to ukraine-ssr" in options(game)
+    choose(game, "germans", "retreat infantry to ukraine-ssr")
+    assert options(game) == ["press attack", "retreat to ukraine-ssr"]
+    choose(game, "germans", "press attack")
+    assert game.units("ukraine-ssr") == {key("germans", "infantry", 0): 1}
+    assert game.units("caucasus")[key("germans", "armour", 0)] == 1

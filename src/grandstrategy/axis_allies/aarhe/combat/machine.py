@@ -846,10 +846,28 @@ class CycleRun:
         if not self.land_units(False):
             self.b["queue"] = ["defence-air-must-go"]
             return
-        options = ["press attack", *(f"retreat to {t}" for t in self.attacker_retreats())]
+        self.ask_attacker()
+
+    def ask_attacker(self) -> None:
+        """Press on, or retreat some or all units (S3:L222): everything, one land unit type, or the
+        aircraft alone (which stay above the place and land in non-combat move)."""
+        origins = self.attacker_retreats()
+        options = ["press attack", *(f"retreat to {t}" for t in origins)]
+        movable = {u: n for u, n in self.movable().items() if n}
+        if len(movable) > 1:
+            options += [f"retreat {u} to {t}" for u in sorted(movable) for t in origins]
         if self.air(True):
             options.append("retreat aircraft")
         self.ask(self.b["attacker"], "land-attacker", options)
+
+    def movable(self) -> dict[str, int]:
+        """The attacker's land units by type that may retreat (not those landed from the sea)."""
+        staying = self.landed()
+        result: dict[str, int] = {}
+        for _, _, unit, _, n in self.side(True):
+            if self.g.stats[unit].domain == "land":
+                result[unit] = result.get(unit, 0) + n
+        return {u: n - staying.get(u, 0) for u, n in result.items() if n > staying.get(u, 0)}
 
     def attacker_retreats(self) -> list[str]:
         movable = self.land_units(True) > sum(self.landed().values())
@@ -873,8 +891,17 @@ class CycleRun:
 
     def answer_land_attacker(self, option: str) -> None:
         self.b["ask"] = None
+        words = option.split()
         if option == "retreat aircraft":
             self.withdraw_air(True)
+        elif len(words) == 4 and words[0] == "retreat" and words[2] == "to":
+            self.attacker_retreat(words[3], only=words[1])
+            if not self.land_units(True):
+                self.withdraw_air(True)  # no land units left: the aircraft must go too
+                self.finish()
+                return
+            self.ask_attacker()
+            return
         elif option.startswith("retreat to "):
             self.attacker_retreat(option.split()[-1])
             if not self.side(True):
@@ -882,11 +909,14 @@ class CycleRun:
                 return
         self.ask_defender_retreat()
 
-    def attacker_retreat(self, to: str) -> None:
-        """The attacker's units leave for a place they came from, but those landed from the sea
-        (S3:L222); aircraft stay above the battle and land in non-combat move."""
+    def attacker_retreat(self, to: str, only: str | None = None) -> None:
+        """The attacker's units (``only`` one land type) leave for a place they came from, but
+        those landed from the sea (S3:L222); aircraft stay above the battle and land in non-combat
+        move."""
         staying = self.landed()
         for stack, _, unit, damage, n in self.side(True):
+            if only is not None and unit != only:
+                continue
             stay = min(n, staying.get(unit, 0))
             staying[unit] = staying.get(unit, 0) - stay
             if n - stay <= 0:
