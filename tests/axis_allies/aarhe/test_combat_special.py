@@ -13,6 +13,7 @@ from grandstrategy.axis_allies.aarhe.combat.special import (
     open_overflight,
     open_strait_fire,
     open_transit_search,
+    settle_retreats,
 )
 from grandstrategy.axis_allies.game.engine import AAGame, key
 
@@ -150,3 +151,26 @@ def test_heavy_tank_repaired_in_a_friendly_territory_with_a_factory() -> None:
     assert repair(game, "germans", ships=False) == ["germany"]
     assert game.units("germany")[key("germans", "heavy-armour", 2)] == 1
     assert game.units("ukraine-ssr") == {key("germans", "heavy-armour", 2, 1): 1}
+
+
+def test_units_retreating_into_a_territory_lost_in_the_combat_phase_are_lost() -> None:
+    # S3:L222: "If control of a target friendly territory is lost at the end of the combat phase
+    # all units trying to retreat to the territory are lost."
+    game = fresh()
+    at(game, "germans", "combat-move")
+    put(game, "ukraine-ssr", ("germans", "armour", 1))
+    put(game, "caucasus", ("russians", "infantry", 1))
+    put(game, "kazakh-ssr")
+    choose(game, "germans", "move 1 armour ukraine-ssr -> caucasus")
+    choose(game, "germans", "done")
+    choose(game, "germans", "fight caucasus")
+    roll(game, 6, 6)
+    choose(game, "germans", "press attack")
+    choose(game, "russians", "retreat to kazakh-ssr")
+    roll(game, 6)  # the one excess tank's capture die misses
+    assert game.units("kazakh-ssr") == {key("russians", "infantry", 0): 1}
+    assert settle_retreats(game) == []  # still Russian: they stay
+    game.d["aarhe_retreats"] = [["kazakh-ssr", key("russians", "infantry", 0), 1]]
+    game.d["owner"]["kazakh-ssr"] = "germans"
+    assert settle_retreats(game) == ["kazakh-ssr"]
+    assert "kazakh-ssr" not in game.d["units"]

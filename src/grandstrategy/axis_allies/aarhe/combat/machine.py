@@ -275,7 +275,14 @@ class CycleRun:
             del self.b["submerged"][stack]
         if to is not None:
             owner, unit, _, damage = split(stack)
-            self.g.add(to, key(owner, unit, 0, damage), n)
+            self.arrive(to, key(owner, unit, 0, damage), n)
+
+    def arrive(self, to: str, stack: str, n: int) -> None:
+        """A retreating defender reaches ``to``; noted in ``d["aarhe_retreats"]`` because it is lost
+        if ``to`` changes hands by the end of the combat phase (S3:L222, L226; see
+        :func:`~.special.settle_retreats`)."""
+        self.g.add(to, stack, n)
+        self.g.d.setdefault("aarhe_retreats", []).append([to, stack, n])
 
     def unaside(self, stack: str, n: int) -> None:
         self.b["submerged"][stack] -= n
@@ -1059,7 +1066,7 @@ class CycleRun:
             self.g.add(self.where, stack, -n)
             if havens:
                 owner, unit, _, damage = split(stack)
-                self.g.add(havens[0], key(owner, unit, 0, damage), n)
+                self.arrive(havens[0], key(owner, unit, 0, damage), n)
         self.finish()
 
     def answer_defence_air(self, option: str) -> None:
@@ -1068,7 +1075,7 @@ class CycleRun:
         for stack, _, _, _, n in self.side(False):
             owner, unit, _, damage = split(stack)
             self.g.add(self.where, stack, -n)
-            self.g.add(to, key(owner, unit, 0, damage), n)
+            self.arrive(to, key(owner, unit, 0, damage), n)
         self.finish()
 
     def finish(self) -> None:

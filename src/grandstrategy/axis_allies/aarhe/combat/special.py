@@ -364,6 +364,22 @@ def declare_support(game: Combat, stack: str, origin: str, target: str, n: int) 
     support.append([stack, origin, n])
 
 
+def settle_retreats(game: Combat) -> list[str]:
+    """At the end of the combat phase: units that retreated into a place their side no longer
+    holds are lost (S3:L222, L226). Returns where units were lost; clears the record."""
+    lost = []
+    for to, stack, n in game.d.pop("aarhe_retreats", []):
+        owner = split(stack)[0]
+        if game.is_sea(to) or game.friendly(owner, game.owner(to)):
+            continue
+        here = min(n, game.units(to).get(stack, 0))
+        if here:
+            game.add(to, stack, -here)
+            game.log(f"{here} {split(stack)[1]} retreating into {to} are lost")
+            lost.append(to)
+    return lost
+
+
 __all__ = [
     "SpecialRun",
     "declare_support",
@@ -372,4 +388,5 @@ __all__ = [
     "open_overflight",
     "open_strait_fire",
     "open_transit_search",
+    "settle_retreats",
 ]
