@@ -154,8 +154,8 @@ def test_heavy_tank_repaired_in_a_friendly_territory_with_a_factory() -> None:
 
 
 def test_units_retreating_into_a_territory_lost_in_the_combat_phase_are_lost() -> None:
-    # S3:L222: "If control of a target friendly territory is lost at the end of the combat phase
-    # all units trying to retreat to the territory are lost."
+    # S3:L222: a retreat into a territory that changes hands by the end of the combat phase
+    # loses the retreating units.
     game = fresh()
     at(game, "germans", "combat-move")
     put(game, "ukraine-ssr", ("germans", "armour", 1))
