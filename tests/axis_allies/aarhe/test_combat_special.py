@@ -9,6 +9,7 @@ from grandstrategy.axis_allies.aarhe.combat.repair import repair
 from grandstrategy.axis_allies.aarhe.combat.special import (
     declare_support,
     open_atomic,
+    open_interdiction_attack,
     open_interdiction_rolls,
     open_overflight,
     open_strait_fire,
@@ -174,3 +175,22 @@ def test_units_retreating_into_a_territory_lost_in_the_combat_phase_are_lost() -
     game.d["owner"]["kazakh-ssr"] = "germans"
     assert settle_retreats(game) == ["kazakh-ssr"]
     assert "kazakh-ssr" not in game.d["units"]
+
+
+def test_air_interdiction_bombers_attack_one_cycle_in_the_enemy_turn_and_return() -> None:
+    # S3:L230: in Germany's turn a British bomber attacks Western Europe (no German aircraft there)
+    # for one cycle; the victory city's ID fires at it once; it flies back.
+    game = fresh()
+    at(game, "germans", "combat-move")
+    put(game, "united-kingdom", ("british", "bomber", 1))
+    put(game, "western-europe", ("germans", "infantry", 2))
+    bomber = key("british", "bomber", 6)
+    open_interdiction_attack(game, "british", "united-kingdom", "western-europe", {bomber: 1})
+    labels = roll(game, 6, 4)
+    assert labels == [
+        "western-europe: ID searches for a british bomber, detects on 1 or less",
+        "western-europe: british bomber bombs, hits on 4 or less",
+    ]
+    assert game.d["battle"] is None
+    assert game.units("western-europe") == {key("germans", "infantry", 1): 1}
+    assert game.units("united-kingdom") == {bomber: 1}

@@ -95,8 +95,17 @@ class CycleRun:
         return found.hits if found else self.g.stats[unit].hit_points
 
     def side(self, attacker: bool) -> list[tuple[str, str, str, int, int]]:
-        """``(stack, power, type, damage, count)`` of one side's units in the battle."""
-        return self.g.side_units(self.where, attacker)
+        """``(stack, power, type, damage, count)`` of one side's units in the battle: the attacking
+        power's, or every power's hostile to it (the attacker is the power on move, except in an
+        air interdiction, which happens in the enemy's turn)."""
+        power = self.b["attacker"]
+        result = []
+        for stack, n in self.g.stacks(self.where):
+            owner, unit, _, damage = split(stack)
+            mine = owner == power
+            if self.g.fights(unit, self.where) and (mine if attacker else not self.g.friendly(power, owner)):
+                result.append((stack, owner, unit, damage, n))
+        return result
 
     def count(self, attacker: bool, *roles: str, domain: str | None = None) -> int:
         total = 0

@@ -200,6 +200,18 @@ class SpecialRun(CycleRun):
             self.g.add(self.where, stack, -min(n, self.g.units(self.where).get(stack, 0)))
         self.g.d["aarhe_interdiction"] = {"destroyed": destroyed, "stopped": stopped}
 
+    def end_interdiction_attack(self) -> None:
+        """After their one cycle the bombers fly back where they came from (S3:L230)."""
+        origin = self.b["origin"]
+        for stack, _, unit, _, n in self.side(True):
+            if self.g.stats[unit].domain == "air":
+                self.g.add(self.where, stack, -n)
+                self.g.add(origin, stack, n)
+        for stack, n in sorted(self.b["submerged"].items()):
+            self.g.add(origin, stack, n)
+        self.b["submerged"] = {}
+        self.g.log(f"bombers interdict {self.where} and return to {origin}")
+
     # ---- atomic bomb (S3:L238) ----------------------------------------------------------------
 
     def step_atomic_income(self) -> None:
@@ -343,6 +355,34 @@ def open_interdiction_rolls(game: Combat, where: str, movers: Mapping[str, int],
     SpecialRun(game).run()
 
 
+def open_interdiction_attack(
+    game: Combat, power: str, origin: str, target: str, bombers: Mapping[str, int]
+) -> None:
+    """Air interdiction in the enemy's turn (S3:L230): ``power``'s bombers (stacks at ``origin``)
+    make a one-cycle attack on the adjacent ``target``, which has no enemy aircraft; the target's
+    IDs fire at them once; then they go back to ``origin``. Bombers cannot attack ships (S3:L220),
+    so over a sea zone only the IDs' step and the movement dice (:func:`open_interdiction_rolls`)
+    remain."""
+    for stack, n in bombers.items():
+        game.add(origin, stack, -n)
+        game.add(target, stack, n)
+    queue = [
+        "id-aim",
+        "id-search",
+        "id-strike-aim",
+        "id-strike",
+        "air-aim",
+        "air-fire",
+        "remove",
+        "special-end",
+    ]
+    owner = game.owner(target)
+    chooser = owner if owner is not None and not game.friendly(power, owner) else game.power
+    battle = _battle(game, "interdiction_attack", target, chooser, queue, origin=origin)
+    battle["attacker"] = power
+    SpecialRun(game).run()
+
+
 def open_atomic(game: Combat, territory: str) -> None:
     """A nuclear attack on ``territory`` (S3:L238): a die of permanent income loss, the defence's
     units split into IPC/3 groups, the attacker picks one and each unit in it dies on 5 or less.
@@ -384,6 +424,7 @@ __all__ = [
     "SpecialRun",
     "declare_support",
     "open_atomic",
+    "open_interdiction_attack",
     "open_interdiction_rolls",
     "open_overflight",
     "open_strait_fire",
