@@ -258,3 +258,35 @@ def test_cruiser_rolls_four_anti_air_dice_and_screens() -> None:
     assert roll(game, 3) == ["sz-6: germans fighter attacks a british transport, hits on 3 or less"]
     assert key("british", "cruiser", 3) not in game.units("sz-6")  # the screen took the hit
     assert game.units("sz-6")[key("british", "transport", 2)] == 1
+
+
+def test_with_naval_fighters_only_they_stay_at_sea() -> None:
+    # S3:L226: with the optional naval fighter, every other aircraft leaves after a naval cycle.
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    from tests.axis_allies.aarhe.combat_helpers import CombatProfile
+
+    from grandstrategy.axis_allies.game import AARuleSet
+
+    class NavalProfile(CombatProfile):
+        def __init__(self, module):  # type: ignore[no-untyped-def]
+            super().__init__(module)
+            naval = replace(self.stats["fighter"], id="naval-fighter")
+            self.stats = MappingProxyType({**self.stats, "naval-fighter": naval})
+
+    game = AARuleSet(profile=NavalProfile).new_state({"max_rounds": 0})
+    at(game, "germans", "combat-move")
+    put(game, "sz-5", ("germans", "destroyer", 1))
+    put(game, "sz-6", ("british", "carrier", 1), ("british", "fighter", 1), ("british", "naval-fighter", 1))
+    put(game, "united-kingdom")
+    choose(game, "germans", "move 1 destroyer sz-5 -> sz-6")
+    choose(game, "germans", "done")
+    choose(game, "germans", "fight sz-6")
+    labels = roll(game, 6, 6, 6, 6, 6, 6)  # anti-air, both British aircraft, destroyer, carrier: all miss
+    assert labels[-1] == "sz-6: defence carrier hits on 2 or less"  # only the naval fighter counts
+    assert game.to_act() == "british"
+    assert "retreat aircraft to united-kingdom" in options(game)
+    choose(game, "british", "retreat aircraft to united-kingdom")
+    assert game.units("united-kingdom") == {key("british", "fighter", 0): 1}
+    assert game.units("sz-6")[key("british", "naval-fighter", 4)] == 1

@@ -194,3 +194,15 @@ def test_air_interdiction_bombers_attack_one_cycle_in_the_enemy_turn_and_return(
     assert game.d["battle"] is None
     assert game.units("western-europe") == {key("germans", "infantry", 1): 1}
     assert game.units("united-kingdom") == {bomber: 1}
+
+
+def test_aircraft_on_defensive_air_support_do_not_intercept() -> None:
+    # S3:L216: not while performing Defensive Air Support this turn.
+    game = fresh()
+    at(game, "germans", "combat-move")
+    put(game, "ukraine-ssr", ("germans", "fighter", 1))
+    put(game, "caucasus", ("russians", "fighter", 2))
+    declare_support(game, key("russians", "fighter", 4), "caucasus", "russia", 1)
+    open_overflight(game, "caucasus", "ukraine-ssr", {key("germans", "fighter", 4): 1})
+    assert roll(game, 6) == ["caucasus: ID searches for a germans fighter, detects on 1 or less"]
+    assert game.d["battle"] is None  # one search only: the other fighter is busy

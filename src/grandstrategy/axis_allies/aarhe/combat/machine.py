@@ -1417,8 +1417,9 @@ class CycleRun:
                         )
 
     def carrier_defence(self, attacker: bool) -> list[int]:
-        """Each carrier's defence: 1, +1 per friendly aircraft it holds, up to its capacity (S3:L244)."""
-        planes = self.air(attacker)
+        """Each carrier's defence: 1, +1 per aircraft it carries (fighters, or naval fighters when
+        the module has them), up to its capacity (S3:L244)."""
+        planes = self.count(attacker, self.carrier_keeper())
         values = []
         for _, _, unit, _, n in self.side(attacker):
             if self.role(unit) != "CV":
@@ -1467,11 +1468,15 @@ class CycleRun:
         if self.b.get("air_out"):
             self.b["queue"].insert(0, "defence-air-out")
 
+    def carrier_keeper(self) -> str:
+        """The aircraft that may sit on carriers: naval fighters when the module has them, else
+        fighters (S3:L218, L226)."""
+        return "NAV" if any(self.role(u) == "NAV" for u in self.g.stats) else "FTR"
+
     def carrier_air(self, attacker: bool) -> None:
         """Aircraft other than fighters (naval fighters when the module has them), and fighters
         beyond the carriers' room, must leave the sea battle (S3:L226)."""
-        naval = any(self.role(u) == "NAV" for u in self.g.stats)
-        keeper = "NAV" if naval else "FTR"
+        keeper = self.carrier_keeper()
         room = sum(
             n * (self.g.stats[u].carrier_capacity or 0)
             for _, _, u, _, n in self.side(attacker)

@@ -317,12 +317,17 @@ def open_overflight(game: Combat, territory: str, origin: str, flyers: Mapping[s
     """Enemy fighters in ``territory`` intercept the mover's aircraft ``flyers`` (stacks at
     ``origin``) flying over it, each as an ID (S3:L216, L244): search, then 1 destroys, 2 turns
     back. The aircraft end at ``origin``; ``d["aarhe_overflight"]`` lists survivors to move on."""
+    busy: dict[str, int] = {}  # aircraft flying Defensive Air Support this turn do not intercept
+    for missions in game.d.get("aarhe_support", {}).values():
+        for stack, origin, n in missions:
+            if origin == territory:
+                busy[stack] = busy.get(stack, 0) + n
     interceptors = 0
     for stack, n in game.stacks(territory):
         owner, unit, _, _ = split(stack)
         stats = game.stats[unit]
         if not game.friendly(game.power, owner) and stats.domain == "air" and not stats.strategic_bomber:
-            interceptors += n
+            interceptors += max(0, n - busy.get(stack, 0))
     for stack, n in flyers.items():
         game.add(origin, stack, -n)
         game.add(territory, stack, n)
