@@ -18,7 +18,7 @@ from typing import Any
 
 from grandstrategy.axis_allies.game.board import copy_json, key, split
 from grandstrategy.axis_allies.game.movement import Movement
-from grandstrategy.axis_allies.game.profile import Profile
+from grandstrategy.axis_allies.game.profile import BattleMachine, Profile
 from grandstrategy.core.actions import Action
 from grandstrategy.core.canonical import JSONObject
 from grandstrategy.core.chance import ChanceNode
@@ -67,6 +67,9 @@ class AAGame(Movement, GameState):
         if self.d["result"] is not None:
             return TERMINAL
         battle = self.d["battle"]
+        if (machine := self.battle_machine()) is not None:
+            who = machine.to_act(self)
+            return CHANCE if who is None else Seat(who)
         if battle is not None:
             if battle["dice"]:
                 return CHANCE
@@ -93,7 +96,14 @@ class AAGame(Movement, GameState):
         self.choose(action.option)
         self.settle()
 
+    def battle_machine(self) -> BattleMachine | None:
+        """The profile's battle machine when the open battle is one of its own, else None."""
+        battle = self.d["battle"]
+        return self.profile.battle_machine() if battle is not None and "machine" in battle else None
+
     def chance_node(self) -> ChanceNode:
+        if (machine := self.battle_machine()) is not None:
+            return ChanceNode("die", machine.chance_label(self), _DIE.outcomes)
         battle = self.d["battle"]
         assert battle is not None and battle["dice"]
         side, unit, value, *_ = battle["dice"][0]
@@ -113,6 +123,10 @@ class AAGame(Movement, GameState):
         return ChanceNode("die", label, _DIE.outcomes)
 
     def apply_chance(self, outcome: str) -> None:
+        if (machine := self.battle_machine()) is not None:
+            machine.apply_die(self, int(outcome))
+            self.settle()
+            return
         battle = self.d["battle"]
         side, unit, value, *group = battle["dice"].pop(0)
         if group:  # dice of one unit of which only the best counts (LHTR heavy bombers)
@@ -220,6 +234,8 @@ class AAGame(Movement, GameState):
             return custom
         battle = self.d["battle"]
         phase = self.d["phase"]
+        if (machine := self.battle_machine()) is not None:
+            return machine.options(self)
         if battle is not None:
             if battle["stage"] in ("defender-casualties", "attacker-casualties"):
                 return self.casualty_options(battle)
@@ -256,6 +272,9 @@ class AAGame(Movement, GameState):
         words = option.split()
         phase = self.d["phase"]
         battle = self.d["battle"]
+        if (machine := self.battle_machine()) is not None:
+            machine.choose(self, option)
+            return
         if battle is not None:
             if words[0] == "lose" or words[0] == "damage":
                 self.take_casualty(battle, words)
@@ -299,7 +318,8 @@ class AAGame(Movement, GameState):
             # move N TYPE FROM -> TO
             self.move(int(words[1]), words[2], words[3], words[5], combat=phase == "combat-move")
         elif words[0] == "fight":
-            self.open_battle(words[1])
+            machine = self.profile.battle_machine()
+            machine.open(self, words[1]) if machine is not None else self.open_battle(words[1])
         elif words[0] == "rocket":
             self.fire_rocket(words[1], words[3])
         elif words[0] == "bomb":

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from grandstrategy.axis_allies.module.schema import Domain
 from grandstrategy.axis_allies.module.world import MapModule
@@ -85,6 +85,25 @@ def read_stats(module: MapModule) -> Mapping[str, UnitStats]:
             bombard=bool(s.get("canBombard")),
         )
     return MappingProxyType(table)
+
+
+class BattleMachine(Protocol):
+    """A variant's own battle steps (see :meth:`Profile.battle_machine`). The battle lives in the
+    game's ``d["battle"]``, marked with a ``"machine"`` key; ``game`` is the engine's state."""
+
+    def open(self, game: Any, where: str) -> None: ...
+
+    def to_act(self, game: Any) -> str | None:
+        """The power to decide now, or None when a die is to be rolled."""
+        ...
+
+    def options(self, game: Any) -> list[str]: ...
+
+    def choose(self, game: Any, option: str) -> None: ...
+
+    def chance_label(self, game: Any) -> str: ...
+
+    def apply_die(self, game: Any, face: int) -> None: ...
 
 
 class Profile:
@@ -183,6 +202,11 @@ class Profile:
         return stats.bombard or (stats.destroyer and "combined-bombardment" in techs)
 
     # ---- combat -----------------------------------------------------------------------------
+
+    def battle_machine(self) -> BattleMachine | None:
+        """The step machine that fights a battle opened with ``fight WHERE``: None for the base
+        battle of :mod:`.combat` (Revised); the Historical Edition returns its own."""
+        return None
 
     def aa_hit(self) -> int:
         """An AA gun hits an attacking aircraft on this roll or lower (Revised: a 1)."""
