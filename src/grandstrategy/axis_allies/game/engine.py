@@ -207,6 +207,19 @@ class AAGame(Movement, GameState):
             value += 40.0 if result["winner"] == mine else -40.0
         return value
 
+    def play_odds(self, seat: str, option: str) -> float | None:
+        """The exact chance that the battle an option opens or shapes goes ``seat``'s way (the
+        heuristic bot's prior, the terminal's hint); ``None`` for other options (:mod:`.advice`)."""
+        from grandstrategy.axis_allies.game.advice import option_odds
+
+        return option_odds(self, seat, option)
+
+    def play_policy(self, seat: str, options: list[str]) -> str:
+        """The heuristic bot's choice among ``options`` (greedy, on exact odds: :mod:`.policy`)."""
+        from grandstrategy.axis_allies.game.policy import choose
+
+        return choose(self, seat, options)
+
     def options(self) -> list[str]:
         """The legal options (notation after ``power:``) of the decision now open."""
         battle = self.d["battle"]
