@@ -334,7 +334,7 @@ def option_chances(state: GameState) -> dict[str, Chance]:
     empty for a rule set without them."""
     game = as_cataclysm(state)
     if game is None:
-        return {}
+        return _rule_set_chances(state)
     from grandstrategy.cataclysm.chances import option_chances as cataclysm_chances
 
     return cataclysm_chances(game)
@@ -354,6 +354,22 @@ def has_option_odds(state: GameState) -> bool:
     """Whether a rule set other than Cataclysm answers :func:`attack_odds` for its options
     (its state has a ``play_odds`` method: Axis & Allies' battle odds)."""
     return as_cataclysm(state) is None and _hook(state, "play_odds") is not None
+
+
+def _rule_set_chances(state: GameState) -> dict[str, Chance]:
+    """Another rule set's chances through its state's ``play_chances()`` (``option -> (chance,
+    text)``; Axis & Allies: the exact odds of the battle an option opens or shapes)."""
+    hook = _hook(state, "play_chances")
+    if hook is None:
+        return {}
+    from fractions import Fraction
+
+    from grandstrategy.cataclysm.chances import Chance
+
+    return {
+        option: Chance("combat", Fraction(p).limit_denominator(10**6), text)
+        for option, (p, text) in hook().items()
+    }
 
 
 def attack_odds(state: GameState, seat: str, option: str) -> float | None:

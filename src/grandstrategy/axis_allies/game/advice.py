@@ -192,3 +192,20 @@ def _casualty_odds(game: AAGame, battle: dict[str, Any], seat: str, words: list[
         setup = Battle.make(RULES, attacker, defender, sea=setup.sea, bombard=dict(setup.bombard))
     win, hold = attacker_chances(setup)
     return win if attacking else hold
+
+
+def menu_chances(game: AAGame) -> dict[str, tuple[float, str]]:
+    """For the open decision, each option's chance (:func:`option_odds`, for the side deciding)
+    with a short text for the terminal's menu: ``wins 87%`` for an attack, ``holds 60%`` for a
+    defence's casualty. Options without a battle at stake are left out."""
+    who = game.to_act()
+    if not isinstance(who, str):
+        return {}
+    battle = game.d["battle"]
+    defending = battle is not None and battle["stage"] in ("defender-casualties", "defender-submerge")
+    result: dict[str, tuple[float, str]] = {}
+    for option in game.options():
+        p = option_odds(game, who, option)
+        if p is not None:
+            result[option] = (p, f"{'holds' if defending else 'wins'} {p:.0%}")
+    return result

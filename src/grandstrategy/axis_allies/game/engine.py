@@ -214,6 +214,13 @@ class AAGame(Movement, GameState):
 
         return option_odds(self, seat, option)
 
+    def play_chances(self) -> dict[str, tuple[float, str]]:
+        """Each option of the open decision that opens or shapes a battle, with the exact chance
+        that it goes the deciding side's way and a short text (the terminal's menu)."""
+        from grandstrategy.axis_allies.game.advice import menu_chances
+
+        return menu_chances(self)
+
     def play_policy(self, seat: str, options: list[str]) -> str:
         """The heuristic bot's choice among ``options`` (greedy, on exact odds: :mod:`.policy`)."""
         from grandstrategy.axis_allies.game.policy import choose
