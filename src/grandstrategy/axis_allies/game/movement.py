@@ -32,7 +32,7 @@ class Movement(Combat):
                 elif stats.domain == "land":
                     targets = self.land_targets(where, unit, combat=combat)
                 elif stats.domain == "sea":
-                    targets = self.sea_targets(where, combat=combat, sub=stats.sub)
+                    targets = self.sea_targets(where, combat=combat, sub=stats.sub, moves=moves)
                 else:
                     continue
                 for target in targets:
@@ -70,30 +70,46 @@ class Movement(Combat):
                 result.append(other)
         return result
 
-    def sea_targets(self, where: str, *, combat: bool, sub: bool = False) -> list[str]:
-        """Adjacent sea zones a ship may enter. Ships in a zone where a battle waits stay there,
-        except submarines passing through (Revised: they may move on through a zone with enemy
-        ships unless an enemy destroyer is there)."""
+    def sea_targets(self, where: str, *, combat: bool, sub: bool = False, moves: int = 1) -> list[str]:
+        """Sea zones a ship may move to. Ships in a zone where a battle waits stay there, except
+        those the enemy there does not block (:meth:`passes`). In combat move, adjacent zones,
+        where a ship meeting enemy units that block it stops. In non-combat move, adjacent zones
+        free of enemy warships, and, with two moves left, the zones beyond an enemy-held zone the
+        ship may pass through (Revised: submarines where no enemy destroyer is; LHTR: past enemy
+        transports and submarines), so that no ship ends its move among enemies."""
         power = self.power
-        if where in self.d["battles"] and not (sub and combat and self.sub_passes(where)):
+        if where in self.d["battles"] and not (combat and self.passes(where, sub=sub)):
             return []
         result = []
         for other in self.module.sea_neighbours(where):
             if not self.canal_open(where, other):
                 continue
             if self.enemy_units(power, other, combat_only=True) and not combat:
+                if moves >= 2 and self.passes(other, sub=sub):
+                    result.extend(
+                        beyond
+                        for beyond in self.module.sea_neighbours(other)
+                        if beyond != where
+                        and self.canal_open(other, beyond)
+                        and not self.enemy_units(power, beyond, combat_only=True)
+                    )
                 continue
             result.append(other)
-        return result
+        return sorted(set(result))
 
-    def sub_passes(self, zone: str) -> bool:
-        """Whether the power's submarines may move on through ``zone`` in combat move: enemy
-        units there but no enemy destroyer (Revised)."""
+    def passes(self, zone: str, *, sub: bool) -> bool:
+        """Whether a ship may move on through ``zone`` with the enemy units there: a submarine
+        where no enemy destroyer is (Revised), any ship where the enemy has only transports and
+        submarines (LHTR: they do not block)."""
         power = self.power
-        return not any(
-            self.stats[split(s)[1]].destroyer and not self.friendly(power, split(s)[0])
+        hostile = [
+            self.stats[split(s)[1]]
             for s in self.d["units"].get(zone, {})
-        )
+            if not self.friendly(power, split(s)[0]) and self.fights(split(s)[1], zone)
+        ]
+        if sub and not any(u.destroyer for u in hostile):
+            return True
+        return all(u.sub or u.transport_capacity for u in hostile)
 
     def canal_open(self, a: str, b: str) -> bool:
         """Ships pass between a canal's sea zones only if their side holds its land (module canals)."""
@@ -149,6 +165,8 @@ class Movement(Combat):
         if stats.carrier_capacity and stats.domain == "sea":
             aboard = self.carrier_plan(origin, unit, count)
         distance = self.air_distance(origin, target) if stats.domain == "air" else 1
+        if stats.domain == "sea" and target not in self.module.sea_neighbours(origin):
+            distance = 2  # non-combat: through a zone the enemy there does not block
         for stack, n in self.stacks(origin):
             owner, kind, moves, damage = split(stack)
             if owner != power or kind != unit or moves < distance or damage:
@@ -161,7 +179,7 @@ class Movement(Combat):
             elif stats.domain == "land" and self.is_sea(origin):
                 left = 0  # unloading ends the unit's move (Revised)
             else:
-                left = moves - 1
+                left = moves - distance
             attack = self.enemy_units(power, target) > 0 or (
                 stats.domain == "land" and self.hostile_land(power, target)
             )
@@ -171,8 +189,8 @@ class Movement(Combat):
                 )  # AA guns, factories don't stop it
                 if stats.blitz and left > 0 and empty:
                     self.capture(target, power)  # Revised: armour blitzes through empty enemy land
-                elif not (stats.sub and self.sub_passes(target)):  # submarines may pass through
-                    left = 0
+                elif stats.domain != "sea" or not self.passes(target, sub=stats.sub):
+                    left = 0  # stopped; ships the enemy there does not block may go on
             self.add(origin, stack, -take)
             self.add(target, key(power, unit, left, damage), take)
             moved += take
@@ -186,7 +204,7 @@ class Movement(Combat):
                 zones.append(origin)
             landed = self.d.setdefault("amphibious", {}).setdefault(target, {})
             landed[unit] = landed.get(unit, 0) + moved  # these cannot retreat (Revised)
-        if combat and stats.sub and origin in self.d["battles"]:
+        if combat and stats.domain == "sea" and origin in self.d["battles"]:
             self.drop_empty_battle(origin)
         for stack in aboard or []:
             self.add(origin, stack, -1)
@@ -199,8 +217,8 @@ class Movement(Combat):
                 origins.append(origin)  # retreats go back where units came from (not amphibious)
 
     def drop_empty_battle(self, zone: str) -> None:
-        """A battle waiting in a zone the power's units have all left (submarines passing through)
-        is no battle."""
+        """A battle waiting in a zone the power's units have all left (ships passing through) is
+        no battle."""
         if not any(split(s)[0] == self.power for s in self.d["units"].get(zone, {})):
             self.d["battles"].remove(zone)
             self.d["origins"].pop(zone, None)

@@ -1,0 +1,63 @@
+"""Ships passing through enemy-held sea zones (Revised submarines; LHTR: enemy transports and
+submarines do not block), in combat and non-combat move, with the board arranged by hand."""
+
+from __future__ import annotations
+
+from tests.axis_allies.game_helpers import at, choose, fresh, options, put
+
+from grandstrategy.axis_allies.game import AAGame
+from grandstrategy.axis_allies.game.engine import key
+
+
+def _board(power: str, phase: str) -> AAGame:
+    game = fresh()
+    game.d["units"] = {}
+    at(game, power, phase)
+    return game
+
+
+def test_enemy_transports_do_not_stop_a_destroyer_in_combat_move() -> None:
+    game = _board("british", "combat-move")
+    put(game, "sz-6", ("british", "destroyer", 1))
+    put(game, "sz-7", ("germans", "transport", 1))
+    choose(game, "british", "move 1 destroyer sz-6 -> sz-7")
+    assert game.units("sz-7")[key("british", "destroyer", 1)] == 1  # a move left
+    assert "sz-7" in game.d["battles"]
+    assert "move 1 destroyer sz-7 -> sz-8" in options(game)
+    choose(game, "british", "move 1 destroyer sz-7 -> sz-8")
+    assert "sz-7" not in game.d["battles"]  # it passed by: no battle with the transport
+
+
+def test_an_enemy_warship_stops_a_destroyer_in_combat_move() -> None:
+    game = _board("british", "combat-move")
+    put(game, "sz-6", ("british", "destroyer", 1))
+    put(game, "sz-7", ("germans", "transport", 1), ("germans", "destroyer", 1))
+    choose(game, "british", "move 1 destroyer sz-6 -> sz-7")
+    assert game.units("sz-7")[key("british", "destroyer", 0)] == 1
+    assert not any(o.startswith("move 1 destroyer sz-7") for o in options(game))
+
+
+def test_non_combat_move_passes_enemy_submarines_but_not_their_warships() -> None:
+    game = _board("british", "noncombat-move")
+    put(game, "sz-6", ("british", "destroyer", 1))
+    put(game, "sz-7", ("germans", "submarine", 2))
+    menu = options(game)
+    assert "move 1 destroyer sz-6 -> sz-7" not in menu  # no ending a move among enemies
+    assert "move 1 destroyer sz-6 -> sz-8" in menu and "move 1 destroyer sz-6 -> sz-12" in menu
+    choose(game, "british", "move 1 destroyer sz-6 -> sz-8")
+    assert game.units("sz-8") == {key("british", "destroyer", 0): 1}  # both moves spent
+    blocked = _board("british", "noncombat-move")
+    put(blocked, "sz-6", ("british", "destroyer", 1))
+    put(blocked, "sz-7", ("germans", "battleship", 1))
+    assert not any(
+        o.startswith("move 1 destroyer sz-6 -> sz-") and o[-4:] in ("sz-8", "-12") for o in options(blocked)
+    )
+
+
+def test_a_submarine_passes_warships_without_a_destroyer_in_non_combat_move() -> None:
+    game = _board("british", "noncombat-move")
+    put(game, "sz-6", ("british", "submarine", 1))
+    put(game, "sz-7", ("germans", "battleship", 1))
+    assert "move 1 submarine sz-6 -> sz-12" in options(game)
+    put(game, "sz-7", ("germans", "battleship", 1), ("germans", "destroyer", 1))
+    assert "move 1 submarine sz-6 -> sz-12" not in options(game)
