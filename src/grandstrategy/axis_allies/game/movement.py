@@ -80,7 +80,7 @@ class Movement(Combat):
         power = self.power
         if where in self.d["battles"] and not (combat and self.passes(where, sub=sub)):
             return []
-        result = []
+        result: list[str] = []
         for other in self.module.sea_neighbours(where):
             if not self.canal_open(where, other):
                 continue
