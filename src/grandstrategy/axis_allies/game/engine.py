@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from grandstrategy.axis_allies.game.bids import BID_PHASE, Bids
 from grandstrategy.axis_allies.game.board import copy_json, key, split
 from grandstrategy.axis_allies.game.movement import Movement
 from grandstrategy.axis_allies.game.profile import Profile
@@ -57,7 +58,7 @@ def parse_choice(text: str) -> Choose:
     return Choose(power.strip().lower(), " ".join(option.split()))
 
 
-class AAGame(Movement, GameState):
+class AAGame(Movement, Bids, GameState):
     """One position of a game: the profile (rules and module) and the state data."""
 
     def seats(self) -> tuple[Seat, ...]:
@@ -240,6 +241,8 @@ class AAGame(Movement, GameState):
                 return ["keep submarines in the battle", "submerge submarines"]
         if phase == "research":
             return self.research_options()
+        if phase == BID_PHASE:
+            return self.bid_options()
         if phase == "purchase":
             left = self.d["bank"][self.power]
             return [
@@ -282,7 +285,12 @@ class AAGame(Movement, GameState):
             else:
                 self.retreat(battle, words[-1])
             return
-        if option == "done":
+        if phase == BID_PHASE:
+            if option == "done":
+                self.end_bid()
+            else:
+                self.place_bid(words[1], words[2])
+        elif option == "done":
             self.end_phase()
         elif words[0] == "research":
             self.d["research"] = {"tech": words[1], "dice": 0}
@@ -352,6 +360,10 @@ class AAGame(Movement, GameState):
             self.end_turn()
             return
         self.d["phase"] = PHASES[PHASES.index(phase) + 1]
+
+    def start_bid_done(self) -> None:
+        """The bids are placed: round 1 begins with the first power's turn."""
+        self.start_turn()
 
     def start_turn(self) -> None:
         """Reset the new power's moves and record the factories it holds at the start (mobilize)."""
@@ -495,8 +507,9 @@ class AAGame(Movement, GameState):
         super().after_dice()
 
 
-def new_game(profile: Profile, max_rounds: int) -> AAGame:
-    """The position at the start: owners, units and IPCs of the module's setup; first power to move."""
+def new_game(profile: Profile, max_rounds: int, bid: Mapping[str, int] | None = None) -> AAGame:
+    """The position at the start: owners, units and IPCs of the module's setup; first power to
+    move, or, with a ``bid`` (``{power: IPCs}``), the first bidding power placing its bid."""
     module = profile.module
     data: dict[str, Any] = {
         "round": 1,
@@ -530,6 +543,10 @@ def new_game(profile: Profile, max_rounds: int) -> AAGame:
         stack = key(placement.power, placement.type, profile.stats[placement.type].movement)
         game.add(placement.territory, stack, placement.count)
     game.start_turn()
+    if bid:
+        game.d["bid"] = dict(bid)
+        game.d["phase"] = BID_PHASE
+        game.d["turn"] = min(game.order.index(p) for p in bid)
     return game
 
 

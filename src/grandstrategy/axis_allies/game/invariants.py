@@ -68,7 +68,15 @@ def problems(game: AAGame) -> list[str]:
         "mobilize",
     ):
         found.append(f"units bought but not placed in phase {d['phase']}")
-    if d["phase"] not in ("research", "purchase", "combat-move", "combat", "noncombat-move", "mobilize"):
+    if d["phase"] not in (
+        "bid",
+        "research",
+        "purchase",
+        "combat-move",
+        "combat",
+        "noncombat-move",
+        "mobilize",
+    ):
         found.append(f"unknown phase {d['phase']!r}")
     return found
 

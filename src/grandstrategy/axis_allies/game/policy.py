@@ -58,6 +58,8 @@ def choose(game: AAGame, seat: str, options: list[str]) -> str:
         return _mobilize(game, options)
     if phase == "combat":
         return options[0]
+    if phase == "bid":
+        return _bid(game, options)
     return "done" if "done" in options else options[0]
 
 
@@ -244,3 +246,13 @@ def _mobilize(game: AAGame, options: list[str]) -> str:
         )
 
     return min(options, key=rank)
+
+
+def _bid(game: AAGame, options: list[str]) -> str:
+    """Bid infantry where the front is nearest (the cheapest defence), then whatever is left."""
+    front = _front(game)
+    far = len(game.module.territories)
+    bids = [o for o in options if o.startswith("bid ")]
+    if not bids:
+        return "done"
+    return min(bids, key=lambda o: (o.split()[1] != "infantry", front.get(o.split()[2], far), o))
