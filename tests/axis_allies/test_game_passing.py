@@ -61,3 +61,25 @@ def test_a_submarine_passes_warships_without_a_destroyer_in_non_combat_move() ->
     assert "move 1 submarine sz-6 -> sz-12" in options(game)
     put(game, "sz-7", ("germans", "battleship", 1), ("germans", "destroyer", 1))
     assert "move 1 submarine sz-6 -> sz-12" not in options(game)
+
+
+def _far_out() -> AAGame:
+    """A British fighter in the United Kingdom, a German destroyer three moves out in sz-11, and
+    no friendly land within its last move (every other territory German)."""
+    game = _board("british", "combat-move")
+    for territory in game.d["owner"]:
+        game.d["owner"][territory] = "british" if territory == "united-kingdom" else "germans"
+    put(game, "united-kingdom", ("british", "fighter", 1))
+    put(game, "sz-11", ("germans", "destroyer", 1))
+    return game
+
+
+def test_a_fighter_may_count_on_a_carrier_that_can_still_move_under_it() -> None:
+    alone = _far_out()
+    assert "move 1 fighter united-kingdom -> sz-11" not in options(alone)
+    game = _far_out()
+    put(game, "sz-22", ("british", "carrier", 1))  # two zones from sz-11, two moves left
+    assert "move 1 fighter united-kingdom -> sz-11" in options(game)
+    spent = _far_out()
+    spent.add("sz-22", key("british", "carrier", 0))  # the carrier has moved already
+    assert "move 1 fighter united-kingdom -> sz-11" not in options(spent)

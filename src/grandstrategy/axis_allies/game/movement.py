@@ -139,6 +139,7 @@ class Movement(Combat):
             spots = [t for t in self.module.territories if not self.is_sea(t) and self.landing_ok(t)]
             if carrier:
                 spots += [t for t in self.d["units"] if self.is_sea(t) and self.landing_ok(t)]
+                spots += self.carrier_destinations() if combat else []
             home = bfs_distances(spots, neighbours, moves)
         result = []
         for target, distance in sorted(reach.items()):
@@ -156,6 +157,39 @@ class Movement(Combat):
             elif self.landing_ok(target):
                 result.append(target)
         return result
+
+    def carrier_destinations(self) -> list[str]:
+        """Sea zones that the power's carriers with room and moves left could still reach this
+        turn (Revised: a fighter may set out counting on a carrier moving under it later; if the
+        carrier does not come, the fighter is lost at the end of non-combat move). A carrier may
+        end in a zone with enemy units but passes only those that do not block it."""
+        power = self.power
+        result: set[str] = set()
+        for zone, here in sorted(self.d["units"].items()):
+            if not self.is_sea(zone) or self.carrier_room(zone) <= 0:
+                continue
+            reach = max(
+                (
+                    split(s)[2]
+                    for s in here
+                    if split(s)[0] == power and self.stats[split(s)[1]].carrier_capacity and not split(s)[3]
+                ),
+                default=0,
+            )
+            if zone in self.d["battles"]:
+                reach = 0  # it stopped there to fight
+            frontier = [zone]
+            for _ in range(reach):
+                step = []
+                for here_zone in frontier:
+                    if here_zone != zone and not self.passes(here_zone, sub=False):
+                        continue  # stopped by the enemy there
+                    for other in self.module.sea_neighbours(here_zone):
+                        if other not in result and other != zone and self.canal_open(here_zone, other):
+                            result.add(other)
+                            step.append(other)
+                frontier = step
+        return sorted(result)
 
     def move(self, count: int, unit: str, origin: str, target: str, *, combat: bool) -> None:
         power = self.power
