@@ -103,11 +103,11 @@ def new_command(
 
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "big")
-    options = _options(scenario)
+    chosen = _options(scenario)
     if bid is not None:
-        options["bid"] = bid[:200]  # the rule set reads and checks it
+        chosen["bid"] = bid[:200]  # the rule set reads and checks it
     session = PlaySession.create(
-        save_path, ruleset, options=options, seed=seed, seats=seats, force=force, lock=True
+        save_path, ruleset, options=chosen, seed=seed, seats=seats, force=force, lock=True
     )
     click.get_current_context().call_on_close(session.close)
     if as_json:
