@@ -83,3 +83,17 @@ def test_a_fighter_may_count_on_a_carrier_that_can_still_move_under_it() -> None
     spent = _far_out()
     spent.add("sz-22", key("british", "carrier", 0))  # the carrier has moved already
     assert "move 1 fighter united-kingdom -> sz-11" not in options(spent)
+
+
+def test_the_mover_chooses_how_many_of_its_fighters_ride_a_departing_carrier() -> None:
+    game = _board("british", "noncombat-move")
+    put(game, "sz-7", ("british", "carrier", 2), ("british", "fighter", 2))
+    menu = [o for o in options(game) if o.startswith("move 1 carrier sz-7 -> sz-6")]
+    assert menu == [f"move 1 carrier sz-7 -> sz-6 with {n} fighter" for n in (0, 1, 2)]
+    choose(game, "british", "move 1 carrier sz-7 -> sz-6 with 1 fighter")
+    assert game.units("sz-6") == {key("british", "carrier", 1): 1, key("british", "fighter", 4): 1}
+    assert game.units("sz-7") == {key("british", "carrier", 2): 1, key("british", "fighter", 4): 1}
+    # a carrier whose fighters have nowhere else to stay takes them along: no choice to offer
+    alone = _board("british", "noncombat-move")
+    put(alone, "sz-7", ("british", "carrier", 1), ("british", "fighter", 1))
+    assert "move 1 carrier sz-7 -> sz-6" in options(alone)

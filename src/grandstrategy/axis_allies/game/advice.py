@@ -123,7 +123,7 @@ def attacker_chances(battle: Battle) -> tuple[float, float]:
 def _moved_units(game: AAGame, option: str) -> tuple[str, str, int] | None:
     """``(type, target, count)`` of a combat move into a battle; ``None`` for any other option."""
     words = option.split()
-    if len(words) != 6 or words[0] != "move" or words[4] != "->" or not words[1].isdigit():
+    if len(words) not in (6, 8) or words[0] != "move" or words[4] != "->" or not words[1].isdigit():
         return None
     count, unit, target = int(words[1]), words[2], words[5]
     stats = game.stats.get(unit)

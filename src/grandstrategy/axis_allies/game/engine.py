@@ -313,8 +313,11 @@ class AAGame(Movement, Bids, GameState):
             self.d["purchased"][words[1]] = self.d["purchased"].get(words[1], 0) + 1
             self.d["bank"][self.power] -= self.profile.unit_cost(words[1])
         elif words[0] == "move":
-            # move N TYPE FROM -> TO
-            self.move(int(words[1]), words[2], words[3], words[5], combat=phase == "combat-move")
+            # move N TYPE FROM -> TO [with K fighter]
+            riders = int(words[7]) if len(words) > 7 and words[6] == "with" else None
+            self.move(
+                int(words[1]), words[2], words[3], words[5], combat=phase == "combat-move", riders=riders
+            )
         elif words[0] == "fight":
             self.open_battle(words[1])
         elif words[0] == "rocket":

@@ -44,7 +44,12 @@ class Movement(Combat):
                     counts = [c for c in counts if self.carry_plan(where, c) is not None]
                 if stats.domain == "land" and self.is_sea(target):  # boarding: as many as fit
                     counts = [c for c in counts if c * stats.transport_cost <= self.cargo_room(power, target)]
-                result.extend(f"move {c} {unit} {where} -> {target}" for c in counts)
+                for c in counts:
+                    riders = self.rider_choices(where, unit, c) if stats.carrier_capacity else []
+                    if riders and stats.domain == "sea":  # which fighters ride: the mover's choice
+                        result.extend(f"move {c} {unit} {where} -> {target} with {r} fighter" for r in riders)
+                    else:
+                        result.append(f"move {c} {unit} {where} -> {target}")
         return result
 
     def land_targets(self, where: str, unit: str, *, combat: bool) -> list[str]:
@@ -191,13 +196,17 @@ class Movement(Combat):
                 frontier = step
         return sorted(result)
 
-    def move(self, count: int, unit: str, origin: str, target: str, *, combat: bool) -> None:
+    def move(
+        self, count: int, unit: str, origin: str, target: str, *, combat: bool, riders: int | None = None
+    ) -> None:
+        """Move ``count`` units of a type one step (aircraft: a flight); ``riders``: how many of
+        the power's own fighters ride departing carriers (else the automatic plan)."""
         power = self.power
         stats = self.stats[unit]
         moved = 0
         aboard = self.carry_plan(origin, count) if stats.transport_capacity else []
         if stats.carrier_capacity and stats.domain == "sea":
-            aboard = self.carrier_plan(origin, unit, count)
+            aboard = self.carrier_plan(origin, unit, count, riders)
         distance = self.air_distance(origin, target) if stats.domain == "air" else 1
         if stats.domain == "sea" and target not in self.module.sea_neighbours(origin):
             distance = 2  # non-combat: through a zone the enemy there does not block
@@ -257,10 +266,12 @@ class Movement(Combat):
             self.d["battles"].remove(zone)
             self.d["origins"].pop(zone, None)
 
-    def carrier_plan(self, zone: str, unit: str, count: int) -> list[str]:
+    def carrier_plan(self, zone: str, unit: str, count: int, riders: int | None = None) -> list[str]:
         """The fighters that ``count`` departing carriers take along as cargo: those the carriers
-        staying behind cannot hold, allied fighters first, then the power's own with the fewest
-        moves left; at most what the departing carriers hold. Cargo spends no moves of its own."""
+        staying behind cannot hold, allied fighters first (they cannot fly in this turn), then the
+        power's own with the fewest moves left; at most what the departing carriers hold. With
+        ``riders``, exactly that many of the power's own fighters ride (the mover's choice, see
+        :meth:`rider_choices`). Cargo spends no moves of its own."""
         power = self.power
         stay_room = -count * self.stats[unit].carrier_capacity
         fighters: list[tuple[bool, int, str]] = []
@@ -274,14 +285,39 @@ class Movement(Combat):
         load = sum(self.stats[split(s)[1]].carrier_cost for _, _, s in fighters)
         room = count * self.stats[unit].carrier_capacity
         taken: list[str] = []
-        for _, _, stack in sorted(fighters):
+        own = 0
+        for mine, _, stack in sorted(fighters):
             cost = self.stats[split(stack)[1]].carrier_cost
-            if load <= max(0, stay_room) or cost > room:
+            if cost > room:
+                break
+            if riders is None or not mine:
+                if load <= max(0, stay_room):
+                    break
+            elif own >= riders:
                 break
             taken.append(stack)
+            own += mine
             load -= cost
             room -= cost
         return taken
+
+    def rider_choices(self, zone: str, unit: str, count: int) -> list[int]:
+        """How many of the power's own fighters may ride ``count`` departing carriers: from those
+        that must (the carriers staying cannot hold them) to as many as fit; empty when that
+        leaves no choice."""
+        power = self.power
+        forced = sum(split(s)[0] == power for s in self.carrier_plan(zone, unit, count))
+        allied = sum(split(s)[0] != power for s in self.carrier_plan(zone, unit, count))
+        room = count * self.stats[unit].carrier_capacity - allied
+        own = sum(
+            n
+            for s, n in self.stacks(zone)
+            if split(s)[0] == power
+            and self.stats[split(s)[1]].carrier_cost
+            and self.stats[split(s)[1]].domain == "air"
+        )
+        most = min(own, room)
+        return list(range(forced, most + 1)) if most > forced else []
 
     def moor_transports(self, zone: str) -> None:
         """Transports that have unloaded move no further this turn (Revised)."""

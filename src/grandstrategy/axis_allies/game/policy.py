@@ -127,7 +127,7 @@ def _purchase(game: AAGame, options: list[str]) -> str:
 
 def _parse_move(option: str) -> tuple[int, str, str, str] | None:
     words = option.split()
-    if len(words) == 6 and words[0] == "move" and words[4] == "->":
+    if len(words) in (6, 8) and words[0] == "move" and words[4] == "->":
         return int(words[1]), words[2], words[3], words[5]
     return None
 
