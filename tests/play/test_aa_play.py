@@ -1,10 +1,12 @@
 """The terminal game with a person playing Axis & Allies Revised (LHTR): ``new aa --rules lhtr``,
 then ``play`` through a purchase, a combat move and a battle in which the person picks a casualty,
-scripted with ``--moves`` and, once, typed in a tmux terminal of 80x24."""
+scripted with ``--moves`` and, once, typed in a tmux terminal of 80x24; then the bots take the
+person's seat and play on to a victory-city win, which replays."""
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -20,13 +22,14 @@ ATTACK = [
     "done",  # no research
     "buy infantry",
     "done",
-    "move 3 infantry west-russia -> karelia-ssr",
-    "move 1 artillery west-russia -> karelia-ssr",
-    "move 1 armour west-russia -> karelia-ssr",
+    "move 3 infantry west-russia -> russia",
+    "move 1 artillery west-russia -> russia",
+    "move 1 armour west-russia -> russia",
     "done",
-    "fight karelia-ssr",
+    "fight russia",
 ]
-"""Germany's first turn of the seed-3 game: a purchase, a combat move, the battle."""
+"""Germany's first turn of the seed-4 game (the allies' seats random bots, Japan the heuristic
+bot): a purchase, a combat move on Moscow, which the random Russians left thin, the battle."""
 
 
 def _human_actions(path: Path) -> list[str]:
@@ -34,7 +37,9 @@ def _human_actions(path: Path) -> list[str]:
 
 
 def _new(cli: Cli, path: Path) -> None:
-    made = cli("new", "aa", "--rules", "lhtr", "--seats", "germans", "--seed", "3", "--save", str(path))
+    made = cli(
+        "new", "aa", "--rules", "lhtr", "--seats", "germans,allies=random", "--seed", "4", "--save", str(path)
+    )
     assert made.code == 0, made.err
     assert "new aa-revised game" in made.out
 
@@ -50,7 +55,31 @@ def test_a_person_buys_attacks_and_picks_a_casualty(cli: Cli, tmp_path: Path) ->
         "germans: lose germans infantry",
     ]
     state = open_save(path).state
-    assert state.d["bank"]["germans"] == 40 - 3  # type: ignore[attr-defined]
+    assert state.d["owner"]["russia"] == "germans"  # type: ignore[attr-defined]
+    assert state.d["bank"]["germans"] >= 40 - 3  # type: ignore[attr-defined]  (plus Moscow's plunder)
+
+
+def test_a_person_plays_saves_resumes_and_the_bots_finish_the_game(cli: Cli, tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    _new(cli, path)
+    first = cli("play", str(path), "--moves", ",".join(ATTACK[:4]))
+    assert first.code == 0, first.err
+    assert "saved to" in first.out
+    # the menu carries the exact odds beside every attack (here: three infantry on Moscow)
+    assert re.search(r"move 3 infantry west-russia -> russia +wins \d+%", first.out)
+    assert _human_actions(path) == [f"germans: {move}" for move in ATTACK[:4]]
+    resumed = cli("play", str(path), "--moves", ",".join([*ATTACK[4:], "lose germans infantry"]))
+    assert resumed.code == 0, resumed.err
+    assert re.search(r"fight russia +wins \d+%", resumed.out)
+    assert len(_human_actions(path)) == len(ATTACK) + 1
+    # the person hands Germany to the heuristic bot: the bots play on to the end of the game
+    handed = cli("play", str(path), "--seats", "germans=heuristic", stdin="")
+    assert handed.code == 0, handed.err
+    assert "Game over: axis wins (" in handed.out and "victory cities)" in handed.out
+    state = open_save(path).state
+    assert state.d["result"]["winner"] == "axis"  # type: ignore[attr-defined]
+    verified = cli("replay", str(path), "--verify")
+    assert verified.code == 0 and "game over, axis wins" in verified.out
 
 
 def test_an_unknown_family_rules_name_is_one_clear_error(cli: Cli, tmp_path: Path) -> None:

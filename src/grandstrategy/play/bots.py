@@ -19,6 +19,10 @@ somebody else must decide; it then scores the position from its ideology
   it looks one level further and takes the best follow-up, and remembers that follow-up so the
   next call costs nothing.
 
+A rule set may answer the choice itself (:func:`grandstrategy.play.games.policy_choice`): Axis &
+Allies, whose turns hold fifty decisions of a hundred options, uses a greedy policy on exact
+battle odds (``axis_allies/game/policy.py``) instead of the look-ahead.
+
 Small priors break ties and encode common sense (do not forfeit or reject when something else is
 as good); an option the priors do not know scores 0. The number of simulated continuations per
 decision is capped (``max_sims``): with many options the bot keeps the best by prior and shortens
@@ -39,7 +43,14 @@ from grandstrategy.core.ids import CHANCE, TERMINAL
 from grandstrategy.core.rng import Rng
 from grandstrategy.core.session import DecisionPoint
 from grandstrategy.core.state import GameState
-from grandstrategy.play.games import attack_odds, check_chain, position_value, seat_group
+from grandstrategy.play.games import (
+    attack_odds,
+    check_chain,
+    has_option_odds,
+    policy_choice,
+    position_value,
+    seat_group,
+)
 
 
 def derive_seed(*parts: object) -> int:
@@ -91,12 +102,14 @@ def option_prior(state: GameState, seat: str, option: str) -> float:
 
     Operations and attacks consult the exact chance that the attack wins, the figure the terminal
     shows beside the option (:func:`grandstrategy.play.games.attack_odds`; nothing when unknown).
+    In Axis & Allies every option is asked: combat moves into a battle, fights, pressing an
+    attack and each casualty get the exact chance that the battle goes the seat's way.
     """
     words = option.split()
     if not words:
         return 0.0
     prior = _WORD_PRIORS.get(words[0], 0.0)
-    if _is_attack(option):
+    if _is_attack(option) or has_option_odds(state):
         prior += _odds_prior(state, seat, option)
     return prior
 
@@ -196,6 +209,10 @@ class HeuristicBot:
         legal = decision.legal
         if len(legal) == 1:
             return legal[0]
+        texts = [_option_text(a) for a in legal]
+        planned_by_rules = policy_choice(state, decision.seat, texts)
+        if planned_by_rules is not None and planned_by_rules in texts:
+            return legal[texts.index(planned_by_rules)]
         self._streak = self._streak + 1 if ply == self._last_ply + 1 else 0
         self._last_ply = ply
         if self._streak > _STREAK:  # the same seat deciding on and on with nothing else happening

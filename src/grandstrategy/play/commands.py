@@ -74,6 +74,12 @@ def _options(scenario: str | None) -> dict[str, Any]:
     default=None,
     help="A family's rules: RULESET-RULES names the rule set ('new aa --rules lhtr' is aa-lhtr, aa-revised).",
 )
+@click.option(
+    "--bid",
+    default=None,
+    metavar="POWER=IPCS,...",
+    help="Axis & Allies: IPCs bid to powers before round 1, e.g. 'russians=8', placed as units.",
+)
 def new_command(
     ruleset: str,
     scenario: str | None,
@@ -83,6 +89,7 @@ def new_command(
     force: bool,
     as_json: bool,
     rules: str | None,
+    bid: str | None,
 ) -> None:
     """Start a new game against bots and save it to a file; then: grandstrategy play FILE.
 
@@ -96,8 +103,11 @@ def new_command(
 
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "big")
+    chosen = _options(scenario)
+    if bid is not None:
+        chosen["bid"] = bid[:200]  # the rule set reads and checks it
     session = PlaySession.create(
-        save_path, ruleset, options=_options(scenario), seed=seed, seats=seats, force=force, lock=True
+        save_path, ruleset, options=chosen, seed=seed, seats=seats, force=force, lock=True
     )
     click.get_current_context().call_on_close(session.close)
     if as_json:

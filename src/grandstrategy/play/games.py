@@ -338,18 +338,53 @@ def option_chances(state: GameState) -> dict[str, Chance]:
     empty for a rule set without them."""
     game = as_cataclysm(state)
     if game is None:
-        return {}
+        return _rule_set_chances(state)
     from grandstrategy.cataclysm.chances import option_chances as cataclysm_chances
 
     return cataclysm_chances(game)
 
 
+def policy_choice(state: GameState, seat: str, options: list[str]) -> str | None:
+    """The rule set's own heuristic choice among ``options`` (its state's ``play_policy``), or
+    ``None`` when it has none. A rule set whose turns hold too many decisions for the heuristic
+    bot's look-ahead (Axis & Allies) answers here instead; Cataclysm has none."""
+    if as_cataclysm(state) is not None:
+        return None
+    hook = _hook(state, "play_policy")
+    return None if hook is None else str(hook(seat, options))
+
+
+def has_option_odds(state: GameState) -> bool:
+    """Whether a rule set other than Cataclysm answers :func:`attack_odds` for its options
+    (its state has a ``play_odds`` method: Axis & Allies' battle odds)."""
+    return as_cataclysm(state) is None and _hook(state, "play_odds") is not None
+
+
+def _rule_set_chances(state: GameState) -> dict[str, Chance]:
+    """Another rule set's chances through its state's ``play_chances()`` (``option -> (chance,
+    text)``; Axis & Allies: the exact odds of the battle an option opens or shapes)."""
+    hook = _hook(state, "play_chances")
+    if hook is None:
+        return {}
+    from fractions import Fraction
+
+    from grandstrategy.cataclysm.chances import Chance
+
+    return {
+        option: Chance("combat", Fraction(p).limit_denominator(10**6), text)
+        for option, (p, text) in hook().items()
+    }
+
+
 def attack_odds(state: GameState, seat: str, option: str) -> float | None:
     """The win chance of the operation a military-action menu option declares (for the heuristic
-    bot's prior), or None for any other option or rule set."""
+    bot's prior), or None for any other option or rule set. Another rule set answers through its
+    state's ``play_odds(seat, option)`` (in A&A: the chance the battle an option opens or shapes
+    goes the seat's way)."""
     game = as_cataclysm(state)
     if game is None:
-        return None
+        hook = _hook(state, "play_odds")
+        return None if hook is None else hook(seat, option)
     from grandstrategy.cataclysm.chances import option_odds
 
     return option_odds(game, seat, option)

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from grandstrategy.axis_allies.game.bids import BID_PHASE, Bids
 from grandstrategy.axis_allies.game.board import copy_json, key, split
 from grandstrategy.axis_allies.game.movement import Movement
 from grandstrategy.axis_allies.game.profile import BattleMachine, Profile
@@ -57,7 +58,7 @@ def parse_choice(text: str) -> Choose:
     return Choose(power.strip().lower(), " ".join(option.split()))
 
 
-class AAGame(Movement, GameState):
+class AAGame(Movement, Bids, GameState):
     """One position of a game: the profile (rules and module) and the state data."""
 
     def seats(self) -> tuple[Seat, ...]:
@@ -227,6 +228,26 @@ class AAGame(Movement, GameState):
             value += 40.0 if result["winner"] == mine else -40.0
         return value
 
+    def play_odds(self, seat: str, option: str) -> float | None:
+        """The exact chance that the battle an option opens or shapes goes ``seat``'s way (the
+        heuristic bot's prior, the terminal's hint); ``None`` for other options (:mod:`.advice`)."""
+        from grandstrategy.axis_allies.game.advice import option_odds
+
+        return option_odds(self, seat, option)
+
+    def play_chances(self) -> dict[str, tuple[float, str]]:
+        """Each option of the open decision that opens or shapes a battle, with the exact chance
+        that it goes the deciding side's way and a short text (the terminal's menu)."""
+        from grandstrategy.axis_allies.game.advice import menu_chances
+
+        return menu_chances(self)
+
+    def play_policy(self, seat: str, options: list[str]) -> str:
+        """The heuristic bot's choice among ``options`` (greedy, on exact odds: :mod:`.policy`)."""
+        from grandstrategy.axis_allies.game.policy import choose
+
+        return choose(self, seat, options)
+
     def options(self) -> list[str]:
         """The legal options (notation after ``power:``) of the decision now open."""
         custom = self.profile.options(self)
@@ -245,6 +266,8 @@ class AAGame(Movement, GameState):
                 return ["keep submarines in the battle", "submerge submarines"]
         if phase == "research":
             return self.research_options()
+        if phase == BID_PHASE:
+            return self.bid_options()
         if phase == "purchase":
             left = self.d["bank"][self.power]
             return [
@@ -292,7 +315,12 @@ class AAGame(Movement, GameState):
             else:
                 self.retreat(battle, words[-1])
             return
-        if option == "done":
+        if phase == BID_PHASE:
+            if option == "done":
+                self.end_bid()
+            else:
+                self.place_bid(words[1], words[2])
+        elif option == "done":
             self.end_phase()
         elif words[0] == "research":
             self.d["research"] = {"tech": words[1], "dice": 0}
@@ -315,8 +343,11 @@ class AAGame(Movement, GameState):
             self.d["purchased"][words[1]] = self.d["purchased"].get(words[1], 0) + 1
             self.d["bank"][self.power] -= self.profile.unit_cost(words[1])
         elif words[0] == "move":
-            # move N TYPE FROM -> TO
-            self.move(int(words[1]), words[2], words[3], words[5], combat=phase == "combat-move")
+            # move N TYPE FROM -> TO [with K fighter]
+            riders = int(words[7]) if len(words) > 7 and words[6] == "with" else None
+            self.move(
+                int(words[1]), words[2], words[3], words[5], combat=phase == "combat-move", riders=riders
+            )
         elif words[0] == "fight":
             machine = self.profile.battle_machine()
             machine.open(self, words[1]) if machine is not None else self.open_battle(words[1])
@@ -370,6 +401,10 @@ class AAGame(Movement, GameState):
             self.end_turn()
             return
         self.d["phase"] = PHASES[PHASES.index(phase) + 1]
+
+    def start_bid_done(self) -> None:
+        """The bids are placed: round 1 begins with the first power's turn."""
+        self.start_turn()
 
     def start_turn(self) -> None:
         """Reset the new power's moves and record the factories it holds at the start (mobilize)."""
@@ -515,8 +550,9 @@ class AAGame(Movement, GameState):
         super().after_dice()
 
 
-def new_game(profile: Profile, max_rounds: int) -> AAGame:
-    """The position at the start: owners, units and IPCs of the module's setup; first power to move."""
+def new_game(profile: Profile, max_rounds: int, bid: Mapping[str, int] | None = None) -> AAGame:
+    """The position at the start: owners, units and IPCs of the module's setup; first power to
+    move, or, with a ``bid`` (``{power: IPCs}``), the first bidding power placing its bid."""
     module = profile.module
     data: dict[str, Any] = {
         "round": 1,
@@ -551,6 +587,10 @@ def new_game(profile: Profile, max_rounds: int) -> AAGame:
         game.add(placement.territory, stack, placement.count)
     game.start_turn()
     profile.setup_state(game)
+    if bid:
+        game.d["bid"] = dict(bid)
+        game.d["phase"] = BID_PHASE
+        game.d["turn"] = min(game.order.index(p) for p in bid)
     return game
 
 

@@ -32,7 +32,7 @@ class Movement(Combat):
                 elif stats.domain == "land":
                     targets = self.land_targets(where, unit, combat=combat)
                 elif stats.domain == "sea":
-                    targets = self.sea_targets(where, combat=combat, sub=stats.sub)
+                    targets = self.sea_targets(where, combat=combat, sub=stats.sub, moves=moves)
                 else:
                     continue
                 for target in targets:
@@ -46,7 +46,12 @@ class Movement(Combat):
                     counts = [c for c in counts if self.carry_plan(where, c) is not None]
                 if stats.domain == "land" and self.is_sea(target):  # boarding: as many as fit
                     counts = [c for c in counts if c * stats.transport_cost <= self.cargo_room(power, target)]
-                result.extend(f"move {c} {unit} {where} -> {target}" for c in counts)
+                for c in counts:
+                    riders = self.rider_choices(where, unit, c) if stats.carrier_capacity else []
+                    if riders and stats.domain == "sea":  # which fighters ride: the mover's choice
+                        result.extend(f"move {c} {unit} {where} -> {target} with {r} fighter" for r in riders)
+                    else:
+                        result.append(f"move {c} {unit} {where} -> {target}")
         return result
 
     def land_targets(self, where: str, unit: str, *, combat: bool) -> list[str]:
@@ -72,30 +77,46 @@ class Movement(Combat):
                 result.append(other)
         return result
 
-    def sea_targets(self, where: str, *, combat: bool, sub: bool = False) -> list[str]:
-        """Adjacent sea zones a ship may enter. Ships in a zone where a battle waits stay there,
-        except submarines passing through (Revised: they may move on through a zone with enemy
-        ships unless an enemy destroyer is there)."""
+    def sea_targets(self, where: str, *, combat: bool, sub: bool = False, moves: int = 1) -> list[str]:
+        """Sea zones a ship may move to. Ships in a zone where a battle waits stay there, except
+        those the enemy there does not block (:meth:`passes`). In combat move, adjacent zones,
+        where a ship meeting enemy units that block it stops. In non-combat move, adjacent zones
+        free of enemy warships, and, with two moves left, the zones beyond an enemy-held zone the
+        ship may pass through (Revised: submarines where no enemy destroyer is; LHTR: past enemy
+        transports and submarines), so that no ship ends its move among enemies."""
         power = self.power
-        if where in self.d["battles"] and not (sub and combat and self.sub_passes(where)):
+        if where in self.d["battles"] and not (combat and self.passes(where, sub=sub)):
             return []
-        result = []
+        result: list[str] = []
         for other in self.module.sea_neighbours(where):
             if not self.canal_open(where, other):
                 continue
             if self.enemy_units(power, other, combat_only=True) and not combat:
+                if moves >= 2 and self.passes(other, sub=sub):
+                    result.extend(
+                        beyond
+                        for beyond in self.module.sea_neighbours(other)
+                        if beyond != where
+                        and self.canal_open(other, beyond)
+                        and not self.enemy_units(power, beyond, combat_only=True)
+                    )
                 continue
             result.append(other)
-        return result
+        return sorted(set(result))
 
-    def sub_passes(self, zone: str) -> bool:
-        """Whether the power's submarines may move on through ``zone`` in combat move: enemy
-        units there but no enemy destroyer (Revised)."""
+    def passes(self, zone: str, *, sub: bool) -> bool:
+        """Whether a ship may move on through ``zone`` with the enemy units there: a submarine
+        where no enemy destroyer is (Revised), any ship where the enemy has only transports and
+        submarines (LHTR: they do not block)."""
         power = self.power
-        return not any(
-            self.stats[split(s)[1]].destroyer and not self.friendly(power, split(s)[0])
+        hostile = [
+            self.stats[split(s)[1]]
             for s in self.d["units"].get(zone, {})
-        )
+            if not self.friendly(power, split(s)[0]) and self.fights(split(s)[1], zone)
+        ]
+        if sub and not any(u.destroyer for u in hostile):
+            return True
+        return all(u.sub or u.transport_capacity for u in hostile)
 
     def canal_open(self, a: str, b: str) -> bool:
         """Ships pass between a canal's sea zones only if their side holds its land (module canals)."""
@@ -123,6 +144,7 @@ class Movement(Combat):
             spots = [t for t in self.module.territories if not self.is_sea(t) and self.landing_ok(t)]
             if carrier:
                 spots += [t for t in self.d["units"] if self.is_sea(t) and self.landing_ok(t)]
+                spots += self.carrier_destinations() if combat else []
             home = bfs_distances(spots, neighbours, moves)
         result = []
         for target, distance in sorted(reach.items()):
@@ -141,14 +163,53 @@ class Movement(Combat):
                 result.append(target)
         return result
 
-    def move(self, count: int, unit: str, origin: str, target: str, *, combat: bool) -> None:
+    def carrier_destinations(self) -> list[str]:
+        """Sea zones that the power's carriers with room and moves left could still reach this
+        turn (Revised: a fighter may set out counting on a carrier moving under it later; if the
+        carrier does not come, the fighter is lost at the end of non-combat move). A carrier may
+        end in a zone with enemy units but passes only those that do not block it."""
+        power = self.power
+        result: set[str] = set()
+        for zone, here in sorted(self.d["units"].items()):
+            if not self.is_sea(zone) or self.carrier_room(zone) <= 0:
+                continue
+            reach = max(
+                (
+                    split(s)[2]
+                    for s in here
+                    if split(s)[0] == power and self.stats[split(s)[1]].carrier_capacity and not split(s)[3]
+                ),
+                default=0,
+            )
+            if zone in self.d["battles"]:
+                reach = 0  # it stopped there to fight
+            frontier = [zone]
+            for _ in range(reach):
+                step = []
+                for here_zone in frontier:
+                    if here_zone != zone and not self.passes(here_zone, sub=False):
+                        continue  # stopped by the enemy there
+                    for other in self.module.sea_neighbours(here_zone):
+                        if other not in result and other != zone and self.canal_open(here_zone, other):
+                            result.add(other)
+                            step.append(other)
+                frontier = step
+        return sorted(result)
+
+    def move(
+        self, count: int, unit: str, origin: str, target: str, *, combat: bool, riders: int | None = None
+    ) -> None:
+        """Move ``count`` units of a type one step (aircraft: a flight); ``riders``: how many of
+        the power's own fighters ride departing carriers (else the automatic plan)."""
         power = self.power
         stats = self.stats[unit]
         moved = 0
         aboard = self.carry_plan(origin, count) if stats.transport_capacity else []
         if stats.carrier_capacity and stats.domain == "sea":
-            aboard = self.carrier_plan(origin, unit, count)
+            aboard = self.carrier_plan(origin, unit, count, riders)
         distance = self.air_distance(origin, target) if stats.domain == "air" else 1
+        if stats.domain == "sea" and target not in self.module.sea_neighbours(origin):
+            distance = 2  # non-combat: through a zone the enemy there does not block
         for stack, n in self.stacks(origin):
             owner, kind, moves, damage = split(stack)
             if owner != power or kind != unit or moves < distance or damage:
@@ -161,7 +222,7 @@ class Movement(Combat):
             elif stats.domain == "land" and self.is_sea(origin):
                 left = 0  # unloading ends the unit's move (Revised)
             else:
-                left = moves - 1
+                left = moves - distance
             attack = self.enemy_units(power, target) > 0 or (
                 stats.domain == "land" and self.hostile_land(power, target)
             )
@@ -171,8 +232,8 @@ class Movement(Combat):
                 )  # AA guns, factories don't stop it
                 if stats.blitz and left > 0 and empty:
                     self.capture(target, power)  # Revised: armour blitzes through empty enemy land
-                elif not (stats.sub and self.sub_passes(target)):  # submarines may pass through
-                    left = 0
+                elif stats.domain != "sea" or not self.passes(target, sub=stats.sub):
+                    left = 0  # stopped; ships the enemy there does not block may go on
             self.add(origin, stack, -take)
             self.add(target, key(power, unit, left, damage), take)
             moved += take
@@ -186,7 +247,7 @@ class Movement(Combat):
                 zones.append(origin)
             landed = self.d.setdefault("amphibious", {}).setdefault(target, {})
             landed[unit] = landed.get(unit, 0) + moved  # these cannot retreat (Revised)
-        if combat and stats.sub and origin in self.d["battles"]:
+        if combat and stats.domain == "sea" and origin in self.d["battles"]:
             self.drop_empty_battle(origin)
         for stack in aboard or []:
             self.add(origin, stack, -1)
@@ -199,16 +260,18 @@ class Movement(Combat):
                 origins.append(origin)  # retreats go back where units came from (not amphibious)
 
     def drop_empty_battle(self, zone: str) -> None:
-        """A battle waiting in a zone the power's units have all left (submarines passing through)
-        is no battle."""
+        """A battle waiting in a zone the power's units have all left (ships passing through) is
+        no battle."""
         if not any(split(s)[0] == self.power for s in self.d["units"].get(zone, {})):
             self.d["battles"].remove(zone)
             self.d["origins"].pop(zone, None)
 
-    def carrier_plan(self, zone: str, unit: str, count: int) -> list[str]:
+    def carrier_plan(self, zone: str, unit: str, count: int, riders: int | None = None) -> list[str]:
         """The fighters that ``count`` departing carriers take along as cargo: those the carriers
-        staying behind cannot hold, allied fighters first, then the power's own with the fewest
-        moves left; at most what the departing carriers hold. Cargo spends no moves of its own."""
+        staying behind cannot hold, allied fighters first (they cannot fly in this turn), then the
+        power's own with the fewest moves left; at most what the departing carriers hold. With
+        ``riders``, exactly that many of the power's own fighters ride (the mover's choice, see
+        :meth:`rider_choices`). Cargo spends no moves of its own."""
         power = self.power
         stay_room = -count * self.stats[unit].carrier_capacity
         fighters: list[tuple[bool, int, str]] = []
@@ -222,14 +285,39 @@ class Movement(Combat):
         load = sum(self.stats[split(s)[1]].carrier_cost for _, _, s in fighters)
         room = count * self.stats[unit].carrier_capacity
         taken: list[str] = []
-        for _, _, stack in sorted(fighters):
+        own = 0
+        for mine, _, stack in sorted(fighters):
             cost = self.stats[split(stack)[1]].carrier_cost
-            if load <= max(0, stay_room) or cost > room:
+            if cost > room:
+                break
+            if riders is None or not mine:
+                if load <= max(0, stay_room):
+                    break
+            elif own >= riders:
                 break
             taken.append(stack)
+            own += mine
             load -= cost
             room -= cost
         return taken
+
+    def rider_choices(self, zone: str, unit: str, count: int) -> list[int]:
+        """How many of the power's own fighters may ride ``count`` departing carriers: from those
+        that must (the carriers staying cannot hold them) to as many as fit; empty when that
+        leaves no choice."""
+        power = self.power
+        forced = sum(split(s)[0] == power for s in self.carrier_plan(zone, unit, count))
+        allied = sum(split(s)[0] != power for s in self.carrier_plan(zone, unit, count))
+        room = count * self.stats[unit].carrier_capacity - allied
+        own = sum(
+            n
+            for s, n in self.stacks(zone)
+            if split(s)[0] == power
+            and self.stats[split(s)[1]].carrier_cost
+            and self.stats[split(s)[1]].domain == "air"
+        )
+        most = min(own, room)
+        return list(range(forced, most + 1)) if most > forced else []
 
     def moor_transports(self, zone: str) -> None:
         """Transports that have unloaded move no further this turn (Revised)."""

@@ -230,7 +230,15 @@ class Profile:
 
     # ---- sequence-of-play hooks (a variant's turn structure; the base answers "as Revised") ----
 
-    phases: tuple[str, ...] = ("research", "purchase", "combat-move", "combat", "noncombat-move", "mobilize")
+    phases: tuple[str, ...] = (
+        "bid",
+        "research",
+        "purchase",
+        "combat-move",
+        "combat",
+        "noncombat-move",
+        "mobilize",
+    )
     """Every phase name a position may rest in (the invariant check rejects any other)."""
 
     dice_phases: tuple[str, ...] = ("combat", "research")

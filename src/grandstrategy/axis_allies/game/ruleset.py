@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from grandstrategy.axis_allies.game.bids import check_bid
 from grandstrategy.axis_allies.game.engine import AAGame, new_game, parse_choice
 from grandstrategy.axis_allies.game.profile import Profile, revised_profile
 from grandstrategy.axis_allies.module import MapModule, load_module
@@ -13,7 +14,7 @@ from grandstrategy.core.canonical import JSONObject, JSONValue
 from grandstrategy.core.errors import UserInputError
 from grandstrategy.core.game import ModuleInfo, register_ruleset
 
-OPTIONS = ("scenario", "max_rounds")
+OPTIONS = ("scenario", "max_rounds", "bid")
 MAX_ROUNDS_LIMIT = 1000
 
 
@@ -21,7 +22,8 @@ class AARuleSet:
     """Revised + LHTR 1.3 over the shipped Revised map module.
 
     Options: ``scenario`` (only ``1942``, the Revised start: spring 1942) and ``max_rounds``
-    (0 for none; default :attr:`Profile.default_max_rounds`), after which the game is a draw.
+    (0 for none; default :attr:`Profile.default_max_rounds`), after which the game is a draw;
+    ``bid`` (``{power: IPCs}`` or ``"russians=8"``): the bid placed before round 1 (:mod:`.bids`).
     """
 
     name = "aa-revised"
@@ -57,7 +59,8 @@ class AARuleSet:
             raise UserInputError(
                 f"option max_rounds must be a whole number 0..{MAX_ROUNDS_LIMIT}, not {rounds!r}"
             )
-        return new_game(self.profile, rounds)
+        bid = check_bid(options.get("bid"), [p.id for p in self.profile.module.turn_order()])
+        return new_game(self.profile, rounds, bid)
 
     def parse_action(self, text: str) -> Action:
         return parse_choice(text)
