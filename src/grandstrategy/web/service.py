@@ -238,7 +238,9 @@ class GameService:
         digest = hashlib.sha256(game_id.encode("utf-8", "replace")).digest()
         return self._locks[digest[0] % LOCK_STRIPES]
 
-    def state(self, game_id: str, seat: str | None, token: str | None = None, *, page: bool = False) -> JSONObject:
+    def state(
+        self, game_id: str, seat: str | None, token: str | None = None, *, page: bool = False
+    ) -> JSONObject:
         """What ``seat`` (``None``: a spectator) sees of the game now; with ``page``, also what
         only the HTML page shows (``page``: the inline map and the position panel).
 
