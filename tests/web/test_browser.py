@@ -1,7 +1,8 @@
 """Two people in two real Chromium contexts: one moves, the other's page shows it by itself.
 
-A Cataclysm seat's page opens an area's facts from a click on the map and plays one choice in place; with ``GS_DOCS_SCREENSHOT=1`` its screenshot
-is also saved as ``docs/web-play.png`` (the README's picture of a game in the browser).
+A Cataclysm seat's page opens an area's facts from a click on the map and plays one choice in
+place; with ``GS_DOCS_SCREENSHOT=1`` its screenshot is also saved as ``docs/web-play.png`` (the
+README's picture of a game in the browser).
 """
 
 from __future__ import annotations
