@@ -1,7 +1,8 @@
 """Two people in two real Chromium contexts: one moves, the other's page shows it by itself.
 
-A Cataclysm seat's page plays one choice in place; with ``GS_DOCS_SCREENSHOT=1`` its screenshot
-is also saved as ``docs/web-play.png`` (the README's picture of a game in the browser).
+A Cataclysm seat's page opens an area's facts from a click on the map and plays one choice in
+place; with ``GS_DOCS_SCREENSHOT=1`` its screenshot is also saved as ``docs/web-play.png`` (the
+README's picture of a game in the browser).
 """
 
 from __future__ import annotations
@@ -87,7 +88,15 @@ def test_a_cataclysm_seat_plays_a_choice_in_place_with_its_map_and_story(tmp_pat
                 page.goto(game["links"]["germany"])
                 assert page.locator("#power-status").inner_text().startswith("Germany (you)")
                 assert "Japan keeps the Washington Naval Treaty" in page.locator("#since").inner_text()
-                page.wait_for_function("document.getElementById('map').naturalWidth > 0", timeout=20_000)
+                # The map is inline SVG: a click on an area opens its facts (AreaView) beside it.
+                assert page.locator("#map svg").count() == 1
+                assert page.locator("#area-panel").is_hidden()
+                page.click('#map rect[data-area="ruhr"]')
+                page.wait_for_selector("#area-panel #area-name", timeout=20_000)
+                assert page.locator("#area-name").inner_text() == "Ruhr"
+                assert page.locator("#area-controller").inner_text() == "Germany"
+                assert "industrial" in page.locator("#area-resources").inner_text()
+                assert page.locator('#map rect[data-area="ruhr"].selected').count() == 1
                 version = page.locator("#game-body").get_attribute("data-version")
                 page.evaluate("window.liveMarker = 'not reloaded'")
                 page.locator("button.choice").first.click()
@@ -99,6 +108,10 @@ def test_a_cataclysm_seat_plays_a_choice_in_place_with_its_map_and_story(tmp_pat
                 )  # its own choice, told
                 assert page.evaluate("window.liveMarker") == "not reloaded"
                 page.wait_for_selector("#since", timeout=20_000)  # the story stays after the live refreshes
+                # The area's panel stays open over the new body, its area still marked on the new map.
+                assert page.locator("#area-panel").is_visible()
+                assert page.locator("#area-name").inner_text() == "Ruhr"
+                page.wait_for_selector('#map rect[data-area="ruhr"].selected', timeout=20_000)
                 shot = tmp_path / "germany.png"
                 page.screenshot(path=str(shot))
                 assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -266,7 +266,8 @@ class _Panel:
         if area.type is AreaType.SEA:
             dash = ' stroke-dasharray="8 5"' if area.off_map else ""
             shape(
-                f'<ellipse id="area-{area.id}" cx="{_f(x)}" cy="{_f(y)}" rx="{_f(hw)}" ry="{_f(hh)}"'
+                f'<ellipse id="area-{area.id}" data-area="{_attr(area.id)}"'
+                f' cx="{_f(x)}" cy="{_f(y)}" rx="{_f(hw)}" ry="{_f(hh)}"'
                 f' fill="{SEA_FILL}" stroke="{SEA_LINE}" stroke-width="2"{dash}>{tip}</ellipse>'
             )
             name_y = y + 5 - 9 * len(area.bases)
@@ -293,7 +294,8 @@ class _Panel:
         else:
             style = 'stroke="#8a8a8a" stroke-width="1.2"'
         shape(
-            f'<rect id="area-{area.id}" x="{_f(x - hw)}" y="{_f(y - hh)}" width="{_f(2 * hw)}"'
+            f'<rect id="area-{area.id}" data-area="{_attr(area.id)}"'
+            f' x="{_f(x - hw)}" y="{_f(y - hh)}" width="{_f(2 * hw)}"'
             f' height="{_f(2 * hh)}" rx="8" fill="{fill}" {style}>{tip}</rect>'
         )
         marks = _badges(area)

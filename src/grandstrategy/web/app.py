@@ -4,7 +4,8 @@ Routes (docs/web.md): ``POST /api/games`` creates a game; ``GET /api/games/{id}`
 spectator's view; ``GET``/``POST /api/games/{id}/seats/{seat}[/moves]`` are a person's view and
 moves, with the seat's token in the ``X-Seat-Token`` header, and ``.../undo`` takes back the seat's
 last choice; ``GET /api/games/{id}/events`` is the live stream (server-sent events) a page keeps
-open; ``GET /api/games/{id}/version`` is the game's version; ``GET /api/games/{id}/export`` is the
+open; ``GET /api/games/{id}/version`` is the game's version; ``GET /api/games/{id}/areas/{name}`` one
+area's facts (JSON, or ``format=html`` for the page's side panel); ``GET /api/games/{id}/export`` is the
 save file; ``GET /api/rules?q=...`` asks the rules assistant (with ``game=ID``, that game's open
 decision is the question's context). ``/`` has the form that creates a game, ``/g/{id}`` the
 spectator's page and ``/g/{id}/{seat}?token=...`` a person's page (``&part=body``: only the part a
@@ -20,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Form, Header, Request
+from fastapi import FastAPI, Form, Header, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -205,6 +206,26 @@ def create_app(engine: Engine, *, create_limit: RateLimiter | None = None) -> Fa
     def map_svg(game_id: str) -> Response:
         return Response(service.map_svg(game_id), media_type="image/svg+xml")
 
+    @app.get("/api/games/{game_id}/areas/{name}")
+    def area(
+        request: Request,
+        game_id: str,
+        name: str,
+        seat: str = "",
+        token: str = "",
+        fmt: str = Query("", alias="format"),
+        x_seat_token: str | None = Header(None),
+    ) -> Response:
+        """One area's facts (the terminal's ``area NAME``) for a seat (``seat`` with its token in
+        ``X-Seat-Token`` or ``token``) or a spectator: JSON, or with ``format=html`` the page's
+        side panel (every text escaped by the template)."""
+        found = service.area(game_id, name, seat or None, x_seat_token or token)
+        if fmt == "html":
+            response = templates.TemplateResponse(request, "area.html", {"area": found["area"]})
+            response.headers["Cache-Control"] = "no-store"
+            return response
+        return JSONResponse(found)
+
     @app.get("/api/games/{game_id}/seats/{seat}")
     def seat_state(game_id: str, seat: str, x_seat_token: str | None = Header(None)) -> dict[str, Any]:
         return service.look(game_id, seat, x_seat_token)
@@ -313,10 +334,10 @@ def create_app(engine: Engine, *, create_limit: RateLimiter | None = None) -> Fa
 
     @app.get("/g/{game_id}", response_class=HTMLResponse)
     def spectator_page(request: Request, game_id: str, part: str = "") -> Response:
-        return _page(request, service.state(game_id, None), "", part)
+        return _page(request, service.state(game_id, None, page=True), "", part)
 
     @app.get("/g/{game_id}/{seat}", response_class=HTMLResponse)
     def seat_page(request: Request, game_id: str, seat: str, token: str = "", part: str = "") -> Response:
-        return _page(request, service.look(game_id, seat, token, narrate=True), token, part)
+        return _page(request, service.look(game_id, seat, token, narrate=True, page=True), token, part)
 
     return app

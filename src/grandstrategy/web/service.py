@@ -120,6 +120,9 @@ class GameService:
         # Live updates: the open event streams of this process and how stored changes reach them.
         self.live: Notifier = notifier_for(engine)
         self._told: OrderedDict[str, _Told] = OrderedDict()
+        # The page's map per (game, version): the same public picture for every viewer.
+        self._svgs: OrderedDict[tuple[str, int], str] = OrderedDict()
+        self._svgs_lock = threading.Lock()
 
     # ---- creating ---------------------------------------------------------------------------------
 
@@ -235,23 +238,73 @@ class GameService:
         digest = hashlib.sha256(game_id.encode("utf-8", "replace")).digest()
         return self._locks[digest[0] % LOCK_STRIPES]
 
-    def state(self, game_id: str, seat: str | None, token: str | None = None) -> JSONObject:
-        """What ``seat`` (``None``: a spectator) sees of the game now.
+    def state(
+        self, game_id: str, seat: str | None, token: str | None = None, *, page: bool = False
+    ) -> JSONObject:
+        """What ``seat`` (``None``: a spectator) sees of the game now; with ``page``, also what
+        only the HTML page shows (``page``: the inline map and the position panel).
 
         :raises WebError: 404 no such game or seat; 403 wrong token.
         """
-        payload = self._state(game_id, seat, token)
+        payload = self._state(game_id, seat, token, page)
         if _bot_due(payload) and self.play_due_bots(game_id):
-            payload = self._state(game_id, seat, token)
+            payload = self._state(game_id, seat, token, page)
         return payload
 
-    def _state(self, game_id: str, seat: str | None, token: str | None) -> JSONObject:
+    def _state(self, game_id: str, seat: str | None, token: str | None, page: bool = False) -> JSONObject:
         """The body of :meth:`state`: the stored position as ``seat`` sees it."""
         with self._lock(game_id), Session(self.engine) as session:
             game = self._game(session, game_id)
             if seat is not None:
                 self.authorise(session, game_id, seat, token)
-            return _payload(game, self._match(session, game), seat, self._kinds(session, game_id))
+            match = self._match(session, game)
+            payload = _payload(game, match, seat, self._kinds(session, game_id))
+            if page:
+                payload["page"] = self._page_parts(game, match, seat)
+            return payload
+
+    def _page_parts(self, game: GameRow, match: Match, seat: str | None) -> JSONObject:
+        """The page's own parts for ``seat`` (``None``: a spectator): the map as inline SVG (public,
+        kept per game version since every viewer gets the same) and the position panel."""
+        key = (game.id, game.version)
+        with self._svgs_lock:
+            svg = self._svgs.get(key)
+        if svg is None and as_cataclysm(match.state) is not None:
+            from grandstrategy.play.session import render_position
+
+            drawn = render_position(match)
+            svg = drawn[drawn.index("<svg") :]  # no XML declaration inside HTML
+            with self._svgs_lock:
+                self._svgs[key] = svg
+                while len(self._svgs) > CACHED_MATCHES:
+                    self._svgs.popitem(last=False)
+        return {"map_svg": svg, "panel": position_panel(match, seat)}
+
+    def area(self, game_id: str, name: str, seat: str | None, token: str | None) -> JSONObject:
+        """One area's facts, the terminal's ``area NAME`` (``AreaView``), as ``seat`` (``None``: a
+        spectator) may see them: all of an area is open to every player in Cataclysm (LR 1.4), so
+        the answer is the same for each viewer, but a seat's token is checked as for its view.
+
+        :raises WebError: 400 a name too long; 404 no such game, seat or area (the message suggests
+            close names), or a rule set without areas; 403 wrong token.
+        """
+        if len(name) > MAX_NAME:
+            raise _bad(f"the area name is longer than {MAX_NAME} characters")
+        with self._lock(game_id), Session(self.engine) as session:
+            game = self._game(session, game_id)
+            if seat is not None:
+                self.authorise(session, game_id, seat, token)
+            match = self._match(session, game)
+            cataclysm = as_cataclysm(match.state)
+            if cataclysm is None:
+                raise WebError(404, f"rule set {game.ruleset!r} has no map areas to show")
+            from grandstrategy.cataclysm.position import area_view
+
+            try:
+                view = area_view(cataclysm, name)
+            except UserInputError as error:
+                raise WebError(404, str(error)) from None
+            return {"game_id": game.id, "version": game.version, "area": view.to_json()}
 
     def version(self, game_id: str) -> JSONObject:
         """The game's version, log length and whether it is over (cheap: what live streams send)."""
@@ -517,12 +570,15 @@ class GameService:
 
     # ---- a person's look at the game --------------------------------------------------------------
 
-    def look(self, game_id: str, seat: str, token: str | None, *, narrate: bool = False) -> JSONObject:
+    def look(
+        self, game_id: str, seat: str, token: str | None, *, narrate: bool = False, page: bool = False
+    ) -> JSONObject:
         """What ``seat`` sees now (as :meth:`state`), remembering that its person has seen it.
 
         ``last_seen`` in the answer is the log length the seat had seen before this look; with
         ``narrate``, ``since`` tells the moves after it in sentences (the terminal's narration),
-        at most :data:`SINCE_SHOWN` of them, for the page's "since you were last here".
+        at most :data:`SINCE_SHOWN` of them, for the page's "since you were last here"; with
+        ``page``, the page's own parts (see :meth:`state`).
 
         :raises WebError: 404 no such game or seat; 403 wrong token.
         """
@@ -535,6 +591,8 @@ class GameService:
             state["last_seen"] = before
             if narrate:
                 state["since"] = self._since(game, match, seat, before)
+            if page:
+                state["page"] = self._page_parts(game, match, seat)
             if row.last_seen != len(match.log):
                 row.last_seen = len(match.log)
             return state
@@ -820,6 +878,31 @@ def _position(match: Match, seat: str | None) -> str | None:
     console = Console(width=WIDTH, record=True, file=io.StringIO(), color_system=None)
     console.print(status_views(match.state, "", [seat]))
     return console.export_text()
+
+
+def position_panel(match: Match, seat: str | None) -> JSONObject | None:
+    """The page's position panel (Cataclysm only; ``None`` otherwise): turn, phase and war status,
+    every power's position (``PowerPosition``, the terminal's ``status``) and the cup's counts
+    (``CupView``, never its order), for the viewer ``seat`` (``None``: a spectator). Each power's
+    ``yours`` says whether the viewer plays it; the page shows production and force pool only for
+    the viewer's own powers (a spectator sees the public tracks only)."""
+    game = as_cataclysm(match.state)
+    if game is None:
+        return None
+    from grandstrategy.cataclysm.position import cup_view, power_position
+
+    viewer = frozenset() if seat is None else frozenset({seat})
+    facts = summary(match.state)
+    powers: list[JSONValue] = [
+        power_position(game, power, viewer_seats=viewer).to_json() for power in game.state.powers
+    ]
+    return {
+        "turn": facts.turn,
+        "phase": facts.phase,
+        "war": facts.war,
+        "powers": powers,
+        "cup": cup_view(game).to_json(),
+    }
 
 
 def _summary(match: Match) -> list[str]:

@@ -59,6 +59,7 @@
         if (fresh) {
           body().replaceWith(fresh);
           bind();
+          showArea(selected, true);
         }
         if (wanted === null || wanted === version()) break;
       }
@@ -102,6 +103,51 @@
     if (undo) undo.addEventListener("click", () => send(seatPath + "/undo", { seen: version() }, "undo"));
   }
   bind();
+
+  // The map's areas: a click on an area (its shape or a unit in it) opens its facts in the side
+  // panel, fetched from the server as escaped HTML; the panel stays open, and is fetched again,
+  // when the body is swapped for a newer position.
+  const areaPanel = document.getElementById("area-panel");
+  const areaFacts = document.getElementById("area-facts");
+  let selected = null;
+  function markSelected() {
+    for (const old of body().querySelectorAll("#map .selected")) old.classList.remove("selected");
+    if (!selected) return;
+    const name = CSS.escape(selected);
+    for (const shape of body().querySelectorAll(`#map rect[data-area="${name}"], #map ellipse[data-area="${name}"]`)) {
+      shape.classList.add("selected");
+    }
+  }
+  async function showArea(name, quiet) {
+    if (!areaPanel || !name) return;
+    selected = name;
+    markSelected();
+    let url = gamePath + "/areas/" + encodeURIComponent(name) + "?format=html";
+    if (seat) url += "&seat=" + encodeURIComponent(seat);
+    const response = await fetch(url, { cache: "no-store", headers: seat ? { "X-Seat-Token": token } : {} });
+    if (name !== selected) return; // another area was clicked meanwhile
+    if (!response.ok) {
+      if (quiet) return;
+      const answer = await response.json().catch(() => ({ detail: response.statusText }));
+      areaFacts.textContent = answer.detail || "no such area";
+    } else {
+      areaFacts.innerHTML = await response.text(); // the server escaped every text in it
+    }
+    areaPanel.hidden = false;
+  }
+  if (areaPanel) {
+    document.addEventListener("click", (event) => {
+      const target = event.target instanceof Element ? event.target.closest("#map [data-area], #area-facts a.area-link") : null;
+      if (!target) return;
+      event.preventDefault();
+      showArea(target.getAttribute("data-area"), false);
+    });
+    document.getElementById("area-close").addEventListener("click", () => {
+      selected = null;
+      areaPanel.hidden = true;
+      markSelected();
+    });
+  }
 
   // The live stream: the server sends the game's version at once and after every change. The
   // browser reconnects a broken stream by itself; a refused one (e.g. too many pages open) is
