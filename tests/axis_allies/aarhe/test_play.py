@@ -59,3 +59,10 @@ def test_the_variants_own_invariants_are_checked() -> None:
     game.d["aarhe"]["neutrals"]["spain"] = -6
     game.d["aarhe"]["progress"]["germans"]["rockets"] = 4
     assert problems(game) == ["spain at -6 on the track", "germans has 4 boxes of rockets"]
+
+
+def test_italy_is_off_so_five_nations_play() -> None:
+    # S3:L246-248: the Italy option needs a map the document does not give (docs/decisions.md)
+    game = fresh()
+    assert sorted(game.seats()) == ["americans", "british", "germans", "japanese", "russians"]
+    assert "Italy off" in game.profile.title
