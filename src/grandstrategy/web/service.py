@@ -70,6 +70,15 @@ class _Raced(Exception):
     """Another process stored a move on the same position first."""
 
 
+class _StaleRead(Exception):
+    """The game's row and its log rows were read at different moments, with another process's
+    commit in between (PostgreSQL's read committed: each statement sees the latest commit)."""
+
+
+STALE_READ_RETRIES = 5
+"""How often a replay re-reads a game whose rows changed under it before giving up."""
+
+
 class WebError(Exception):
     """A request the server refuses: an HTTP status and one message for people."""
 
@@ -221,7 +230,14 @@ class GameService:
         if cached is not None and self._versions.get(game.id) == game.version:
             self._matches.move_to_end(game.id)
             return cached
-        match = _rebuild(session, game)
+        for _ in range(STALE_READ_RETRIES):
+            try:
+                match = _rebuild(session, game)
+                break
+            except _StaleRead:
+                session.refresh(game)  # the row as now committed, then its log again
+        else:
+            raise RuntimeError(f"game {game.id}: its log kept changing while being read")
         self._remember(game.id, match, game.version)
         return match
 
@@ -809,19 +825,25 @@ def _rebuild(session: Session, game: GameRow) -> Match:
         options=options,
         rng=CommittedRng(bytes.fromhex(game.secret)),
     )
+    # Only the rows of the log the game row stands for: another process may have committed more
+    # (or, by an undo, fewer) since the row was read.
     actions = session.scalars(
-        select(ActionRow).where(ActionRow.game_id == game.id).order_by(ActionRow.idx)
+        select(ActionRow)
+        .where(ActionRow.game_id == game.id, ActionRow.idx < game.log_length)
+        .order_by(ActionRow.idx)
     ).all()
     for row in actions:
         match.play(Seat(row.seat), row.action)
-    chances = session.scalars(select(ChanceRow).where(ChanceRow.game_id == game.id)).all()
+    chances = session.scalars(
+        select(ChanceRow).where(ChanceRow.game_id == game.id, ChanceRow.idx < game.log_length)
+    ).all()
     log = match.log
+    if len(log) != game.log_length:
+        raise _StaleRead()
     for chance in chances:
         entry = log[chance.idx] if chance.idx < len(log) else None
         if not isinstance(entry, ChanceEvent) or entry.outcome != chance.outcome:
             raise RuntimeError(f"game {game.id}: stored chance outcome log[{chance.idx}] differs on replay")
-    if len(log) != game.log_length:
-        raise RuntimeError(f"game {game.id}: the stored log has {game.log_length} entries, replay {len(log)}")
     return match
 
 
