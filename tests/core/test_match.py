@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from grandstrategy.core import session
 from grandstrategy.core.actions import Action
 from grandstrategy.core.chance import ChanceEvent
 from grandstrategy.core.errors import IllegalActionError, NotationError, UserInputError
@@ -13,7 +14,6 @@ from grandstrategy.core.game import RuleSet, find_ruleset, register_ruleset, rul
 from grandstrategy.core.ids import TERMINAL, Seat
 from grandstrategy.core.log import ActionEntry
 from grandstrategy.core.rng import Rng
-from grandstrategy.core import session
 from grandstrategy.core.session import Match
 
 from .playout import playout, steps
@@ -151,7 +151,7 @@ def test_a_failing_apply_rolls_back_state_chance_and_log(
     assert (match.state_hash(), match.log, match.chance.getstate()) == before
 
 
-def test_a_failure_long_after_the_base_copy_is_undone_by_replaying_the_log(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_late_failure_is_undone_by_replaying_the_log(monkeypatch: pytest.MonkeyPatch) -> None:
     """Play changes the state in place; a failing play is undone by replaying the log from the
     match's last base copy (taken every ``BASE_SPAN`` entries), which gives the very same state."""
     monkeypatch.setattr(session, "BASE_SPAN", 5)  # Pig games are short
