@@ -17,7 +17,8 @@ Side by side with another commit (issue 15): ``--against REV [--rounds 3]`` copi
 ``REV`` out of git into a temporary folder and times the same random and heuristic games with it
 and with the working tree in alternating child processes (CPU time of the process, so other jobs
 on a shared machine disturb it less than wall time); the table gives each side's best round and
-the ratio.
+the ratio. The games are timed with the collector settings self-play uses
+(:mod:`grandstrategy.core.collector`, where the commit has it); ``--default-gc`` keeps Python's.
 """
 
 from __future__ import annotations
@@ -59,6 +60,17 @@ def play(scenario: str, seed: int, kind: str, thinking: list[float] | None = Non
     return match
 
 
+def tune_collector() -> None:
+    """The collector settings self-play uses (``grandstrategy.core.collector``), where the code
+    measured has them; older commits (``--against``) run with Python's defaults."""
+    try:
+        from grandstrategy.core.collector import tune_for_play
+    except ImportError:
+        return
+    load_ruleset("cataclysm").new_state({"scenario": "campaign-1933"})  # load the rules first
+    tune_for_play()
+
+
 def games_per_second(
     scenario: str, games: int, kind: str, thinking: list[float] | None = None, *, clock: str = "wall"
 ) -> float:
@@ -71,17 +83,21 @@ def games_per_second(
     return games / (now() - started)
 
 
-def _rates(source: Path, scenario: str, games: int, heuristic_games: int) -> dict[str, float]:
+def _rates(
+    source: Path, scenario: str, games: int, heuristic_games: int, default_gc: bool
+) -> dict[str, float]:
     """Random and heuristic games per second (CPU time) in a child process importing ``source``."""
     environment = {**os.environ, "PYTHONPATH": str(source)}
     command = [sys.executable, __file__, "--child", "--scenario", scenario, "--games", str(games)]
-    command += ["--heuristic-games", str(heuristic_games)]
+    command += ["--heuristic-games", str(heuristic_games)] + (["--default-gc"] if default_gc else [])
     done = subprocess.run(command, env=environment, capture_output=True, text=True, check=True)
     rates: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
     return rates
 
 
-def compare(revision: str, scenario: str, games: int, heuristic_games: int, rounds: int) -> str:
+def compare(
+    revision: str, scenario: str, games: int, heuristic_games: int, rounds: int, default_gc: bool
+) -> str:
     """The same games with ``revision``'s ``src`` and with the working tree, alternating; a table."""
     root = Path(__file__).resolve().parent.parent
     with tempfile.TemporaryDirectory() as folder:
@@ -93,7 +109,7 @@ def compare(revision: str, scenario: str, games: int, heuristic_games: int, roun
         best: dict[str, dict[str, float]] = {name: {} for name in sides}
         for round_ in range(rounds):
             for name, source in sides.items():
-                rates = _rates(source, scenario, games, heuristic_games)
+                rates = _rates(source, scenario, games, heuristic_games, default_gc)
                 print(f"round {round_ + 1}, {name}: {rates}", flush=True)
                 for key, value in rates.items():
                     best[name][key] = max(best[name].get(key, 0.0), value)
@@ -102,7 +118,8 @@ def compare(revision: str, scenario: str, games: int, heuristic_games: int, roun
     return "\n".join(
         [
             f"Machine: {machine}; date {datetime.date.today().isoformat()}; {scenario}, {games} random and "
-            f"{heuristic_games} heuristic games per round, best of {rounds} rounds, CPU time.",
+            f"{heuristic_games} heuristic games per round, best of {rounds} rounds, CPU time; collector: "
+            f"{'Python defaults on both sides' if default_gc else 'as each side sets it'}.",
             "",
             f"| games per second | {revision} | working tree | ratio |",
             "|---|---:|---:|---:|",
@@ -160,7 +177,12 @@ def main() -> None:
     parser.add_argument("--against", metavar="REV", help="time side by side with this git revision's src")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds with --against")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--default-gc", action="store_true", help="keep Python's collector settings (the engine alone)"
+    )
     args = parser.parse_args()
+    if not args.default_gc and not args.against:
+        tune_collector()
     if args.child:  # one side of --against: the two rates as JSON
         rates = {
             "random": games_per_second(args.scenario, args.games, "random", clock="cpu"),
@@ -169,7 +191,11 @@ def main() -> None:
         print(json.dumps(rates))
         return
     if args.against:
-        print(compare(args.against, args.scenario, args.games, args.heuristic_games, args.rounds))
+        print(
+            compare(
+                args.against, args.scenario, args.games, args.heuristic_games, args.rounds, args.default_gc
+            )
+        )
         return
     random_rate = games_per_second(args.scenario, args.games, "random")
     print(f"random games/s: {random_rate:.2f}", flush=True)
