@@ -44,6 +44,12 @@ from grandstrategy.play.games import load_ruleset
 from grandstrategy.play.simulate import game_seed
 
 
+def ply(match: Match) -> int:
+    """The log's length, without copying the log where the commit measured can (``--against``)."""
+    length = getattr(match, "log_length", None)
+    return int(length()) if length is not None else len(match.log)
+
+
 def play(scenario: str, seed: int, kind: str, thinking: list[float] | None = None) -> Match:
     """One whole game with every power a bot of ``kind`` (``random`` or ``heuristic``)."""
     match = Match(load_ruleset("cataclysm"), seed=seed, options={"scenario": scenario})
@@ -53,7 +59,7 @@ def play(scenario: str, seed: int, kind: str, thinking: list[float] | None = Non
     }
     while (decision := match.decision()) is not None:
         started = time.perf_counter()
-        action = bots[decision.seat].choose(match.state, decision, ply=len(match.log))
+        action = bots[decision.seat].choose(match.state, decision, ply=ply(match))
         if thinking is not None and len(decision.legal) > 1:
             thinking.append(time.perf_counter() - started)
         match.play(decision.seat, action)

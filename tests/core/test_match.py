@@ -181,6 +181,11 @@ def test_a_late_failure_is_undone_by_replaying_the_log(monkeypatch: pytest.Monke
     assert match.state.to_json() == exported
 
 
+def test_log_length_counts_the_log_without_copying_it(match: Match) -> None:
+    for _ in steps(match, Rng(2), max_steps=6):
+        assert match.log_length() == len(match.log) > 0
+
+
 def test_clones_are_independent(match: Match) -> None:
     original = match.state
     copy = original.clone()

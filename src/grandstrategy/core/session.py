@@ -140,6 +140,11 @@ class Match:
         """Every action and chance event so far, in order."""
         return tuple(self._log)
 
+    def log_length(self) -> int:
+        """How many entries the log has (``len(match.log)`` without copying the log): the ply a
+        bot is seeded with."""
+        return len(self._log)
+
     def to_act(self) -> ToAct:
         """The seat on move or :data:`TERMINAL` (never CHANCE: the match resolves chance itself)."""
         return self._state.to_act()

@@ -234,7 +234,7 @@ class PlaySession:
                     self.save()  # durable before a person is asked, and at the end
                 return
             bot = self.bots[decision.seat]
-            action = bot.choose(self.match.state, decision, ply=len(self.match.log))
+            action = bot.choose(self.match.state, decision, ply=self.match.log_length())
             before = self.match.state.clone()  # play changes the state in place
             self.match.play(decision.seat, action)
             self.save(durable=False)

@@ -94,7 +94,7 @@ def play_game(spec: GameSpec) -> GameReport:
         _check(match, spec, "the start")
     decisions = 0
     while (decision := match.decision()) is not None:
-        action = bots[decision.seat].choose(match.state, decision, ply=len(match.log))
+        action = bots[decision.seat].choose(match.state, decision, ply=match.log_length())
         match.play(decision.seat, action)
         decisions += 1
         if decisions >= MAX_DECISIONS:
