@@ -87,3 +87,22 @@ def test_units_are_copied_on_write_so_a_copy_and_its_original_never_share_a_move
     set_area(game, again, start)  # a unit the state already holds alone is changed in place
     assert game.state.units[0] is again and again.area == start
     assert copy.state.units[0].area == target and later.state.units[0].area == start
+
+
+def test_states_pickled_together_still_copy_their_shared_units_on_write() -> None:
+    """A state and its copy pickled together (as a parallel backend may send them) share their
+    units after unpickling too; changing a unit in one must still leave the other's alone."""
+    import pickle
+
+    from grandstrategy.cataclysm.engine.common import set_area
+    from grandstrategy.cataclysm.engine.game import CataclysmGame
+
+    game = CataclysmGame(MODULE, new_state(MODULE, "europe-1939"))
+    game.state.unit_to_change(game.state.units[0])  # held alone before the copy
+    states = pickle.loads(pickle.dumps((game.state, game.clone().state)))
+    first, second = (CataclysmGame(MODULE, state) for state in states)
+    assert first.state.units[0] is second.state.units[0]  # shared, as before pickling
+    start = first.state.units[0].area
+    target = next(a for a in MODULE.areas if a != start and not MODULE.area(a).coasts)
+    set_area(first, first.state.units[0], target)
+    assert first.state.units[0].area == target and second.state.units[0].area == start

@@ -130,6 +130,18 @@ class CataclysmState:
         self._own: dict[int, Unit] = {}
         """Units (by ``id()``) this state holds alone and may change in place (see :meth:`unit_to_change`)."""
 
+    def __getstate__(self) -> dict[str, Any]:
+        """For pickle and ``copy.deepcopy``: everything but the record of units held alone (the
+        copy's units are new objects, held alone by nobody yet)."""
+        data = self.__dict__.copy()
+        data.pop("_own", None)
+        return data
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        """Restore what :meth:`__getstate__` gave, with no unit held alone."""
+        self.__dict__.update(data)
+        self._own = {}
+
     def to_json(self) -> dict[str, Any]:
         """The state as plain JSON data, keys in a fixed order."""
         data = asdict(self)
