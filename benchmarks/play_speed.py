@@ -12,15 +12,26 @@ Targets (issue 5): >= 5 random campaign games/s, >= 1 heuristic game/s, legal ac
 peak memory < 200 MB. Run: ``.venv/bin/python benchmarks/play_speed.py [--games 10]
 [--heuristic-games 3] [--scenario campaign-1933] [--append]``; ``--append`` adds the table to
 benchmarks/RESULTS.md.
+
+Side by side with another commit (issue 15): ``--against REV [--rounds 3]`` copies ``src`` of
+``REV`` out of git into a temporary folder and times the same random and heuristic games with it
+and with the working tree in alternating child processes (CPU time of the process, so other jobs
+on a shared machine disturb it less than wall time); the table gives each side's best round and
+the ratio. The games are timed with the collector settings self-play uses
+(:mod:`grandstrategy.core.collector`, where the commit has it); ``--default-gc`` keeps Python's.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import platform
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 import tracemalloc
 from pathlib import Path
@@ -33,6 +44,12 @@ from grandstrategy.play.games import load_ruleset
 from grandstrategy.play.simulate import game_seed
 
 
+def ply(match: Match) -> int:
+    """The log's length, without copying the log where the commit measured can (``--against``)."""
+    length = getattr(match, "log_length", None)
+    return int(length()) if length is not None else len(match.log)
+
+
 def play(scenario: str, seed: int, kind: str, thinking: list[float] | None = None) -> Match:
     """One whole game with every power a bot of ``kind`` (``random`` or ``heuristic``)."""
     match = Match(load_ruleset("cataclysm"), seed=seed, options={"scenario": scenario})
@@ -42,18 +59,82 @@ def play(scenario: str, seed: int, kind: str, thinking: list[float] | None = Non
     }
     while (decision := match.decision()) is not None:
         started = time.perf_counter()
-        action = bots[decision.seat].choose(match.state, decision, ply=len(match.log))
+        action = bots[decision.seat].choose(match.state, decision, ply=ply(match))
         if thinking is not None and len(decision.legal) > 1:
             thinking.append(time.perf_counter() - started)
         match.play(decision.seat, action)
     return match
 
 
-def games_per_second(scenario: str, games: int, kind: str, thinking: list[float] | None = None) -> float:
-    started = time.perf_counter()
+def tune_collector() -> None:
+    """The collector settings self-play uses (``grandstrategy.core.collector``), where the code
+    measured has them; older commits (``--against``) run with Python's defaults."""
+    try:
+        from grandstrategy.core.collector import tune_for_play
+    except ImportError:
+        return
+    load_ruleset("cataclysm").new_state({"scenario": "campaign-1933"})  # load the rules first
+    tune_for_play()
+
+
+def games_per_second(
+    scenario: str, games: int, kind: str, thinking: list[float] | None = None, *, clock: str = "wall"
+) -> float:
+    """Games per second of ``kind`` over ``games`` seeded games; ``clock`` ``cpu`` counts only this
+    process's CPU time (steadier than wall time when other jobs share the cores)."""
+    now = time.process_time if clock == "cpu" else time.perf_counter
+    started = now()
     for index in range(games):
         play(scenario, game_seed(1, index), kind, thinking)
-    return games / (time.perf_counter() - started)
+    return games / (now() - started)
+
+
+def _rates(
+    source: Path, scenario: str, games: int, heuristic_games: int, default_gc: bool
+) -> dict[str, float]:
+    """Random and heuristic games per second (CPU time) in a child process importing ``source``."""
+    environment = {**os.environ, "PYTHONPATH": str(source)}
+    command = [sys.executable, __file__, "--child", "--scenario", scenario, "--games", str(games)]
+    command += ["--heuristic-games", str(heuristic_games)] + (["--default-gc"] if default_gc else [])
+    done = subprocess.run(command, env=environment, capture_output=True, text=True, check=True)
+    rates: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return rates
+
+
+def compare(
+    revision: str, scenario: str, games: int, heuristic_games: int, rounds: int, default_gc: bool
+) -> str:
+    """The same games with ``revision``'s ``src`` and with the working tree, alternating; a table."""
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as folder:
+        archive = subprocess.run(
+            ["git", "-C", str(root), "archive", revision, "src"], capture_output=True, check=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
+        sides = {revision: Path(folder) / "src", "working tree": root / "src"}
+        best: dict[str, dict[str, float]] = {name: {} for name in sides}
+        for round_ in range(rounds):
+            for name, source in sides.items():
+                rates = _rates(source, scenario, games, heuristic_games, default_gc)
+                print(f"round {round_ + 1}, {name}: {rates}", flush=True)
+                for key, value in rates.items():
+                    best[name][key] = max(best[name].get(key, 0.0), value)
+    base, now = best[revision], best["working tree"]
+    machine = f"`{platform.machine()}`, {os.cpu_count()} CPUs, Python {platform.python_version()}"
+    return "\n".join(
+        [
+            f"Machine: {machine}; date {datetime.date.today().isoformat()}; {scenario}, {games} random and "
+            f"{heuristic_games} heuristic games per round, best of {rounds} rounds, CPU time; collector: "
+            f"{'Python defaults on both sides' if default_gc else 'as each side sets it'}.",
+            "",
+            f"| games per second | {revision} | working tree | ratio |",
+            "|---|---:|---:|---:|",
+            *(
+                f"| {kind} | {base[kind]:.3f} | {now[kind]:.3f} | {now[kind] / base[kind]:.2f}x |"
+                for kind in ("random", "heuristic")
+            ),
+        ]
+    )
 
 
 def call_times(scenario: str, games: int) -> tuple[list[float], list[float]]:
@@ -99,7 +180,29 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10, help="random games to time")
     parser.add_argument("--heuristic-games", type=int, default=3, help="heuristic games to time")
     parser.add_argument("--append", action="store_true", help="append the table to benchmarks/RESULTS.md")
+    parser.add_argument("--against", metavar="REV", help="time side by side with this git revision's src")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds with --against")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--default-gc", action="store_true", help="keep Python's collector settings (the engine alone)"
+    )
     args = parser.parse_args()
+    if not args.default_gc and not args.against:
+        tune_collector()
+    if args.child:  # one side of --against: the two rates as JSON
+        rates = {
+            "random": games_per_second(args.scenario, args.games, "random", clock="cpu"),
+            "heuristic": games_per_second(args.scenario, args.heuristic_games, "heuristic", clock="cpu"),
+        }
+        print(json.dumps(rates))
+        return
+    if args.against:
+        print(
+            compare(
+                args.against, args.scenario, args.games, args.heuristic_games, args.rounds, args.default_gc
+            )
+        )
+        return
     random_rate = games_per_second(args.scenario, args.games, "random")
     print(f"random games/s: {random_rate:.2f}", flush=True)
     thinking: list[float] = []

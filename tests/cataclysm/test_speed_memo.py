@@ -64,3 +64,52 @@ def test_recalled_scores_are_fresh_dicts_that_follow_the_cubes() -> None:
     state.cubes["paris"] = {"germany": 2}  # France loses 2 VP to cubes in its home (LR 1.7.1)
     after = ideology_scores(MODULE, state)
     assert after[next(ideo for ideo in after if ideo.value == "democracy")] == democracy - 2
+
+
+def test_units_are_copied_on_write_so_a_copy_and_its_original_never_share_a_move() -> None:
+    """A fork (a bot's look-ahead copy) shares its unit objects until one side changes a unit
+    (set_area, an upgrade, a flip): that side then works on its own copy and the other keeps the
+    unit as it was. A plain clone copies the units, so unit objects held from the original stay
+    the original's units."""
+    from grandstrategy.cataclysm.engine.common import set_area
+    from grandstrategy.cataclysm.engine.game import CataclysmGame
+
+    game = CataclysmGame(MODULE, new_state(MODULE, "europe-1939"))
+    unit = game.state.units[0]
+    start = unit.area
+    target = next(a for a in MODULE.areas if a != start and not MODULE.area(a).coasts)
+    copy = game.fork()
+    set_area(copy, copy.state.units[0], target)
+    assert copy.state.units[0].area == target and game.state.units[0].area == start
+    assert unit.area == start and game.state.units[0] is unit  # the original's object untouched
+    later = game.fork()
+    set_area(game, unit, target)  # the original moves its unit (given the shared object)
+    assert game.state.units[0].area == target and later.state.units[0].area == start
+    again = game.state.units[0]
+    set_area(game, again, start)  # a unit the state already holds alone is changed in place
+    assert game.state.units[0] is again and again.area == start
+    assert copy.state.units[0].area == target and later.state.units[0].area == start
+    plain = CataclysmGame(MODULE, new_state(MODULE, "europe-1939"))
+    held = plain.state.units[0]
+    plain.clone()
+    set_area(plain, held, target)
+    assert held.area == target and plain.state.units[0] is held  # never forked: changed in place
+
+
+def test_states_pickled_together_still_copy_their_shared_units_on_write() -> None:
+    """A state and its copy pickled together (as a parallel backend may send them) share their
+    units after unpickling too; changing a unit in one must still leave the other's alone."""
+    import pickle
+
+    from grandstrategy.cataclysm.engine.common import set_area
+    from grandstrategy.cataclysm.engine.game import CataclysmGame
+
+    game = CataclysmGame(MODULE, new_state(MODULE, "europe-1939"))
+    game.state.unit_to_change(game.state.units[0])  # held alone before the copy
+    states = pickle.loads(pickle.dumps((game.state, game.fork().state)))
+    first, second = (CataclysmGame(MODULE, state) for state in states)
+    assert first.state.units[0] is second.state.units[0]  # shared, as before pickling
+    start = first.state.units[0].area
+    target = next(a for a in MODULE.areas if a != start and not MODULE.area(a).coasts)
+    set_area(first, first.state.units[0], target)
+    assert first.state.units[0].area == target and second.state.units[0].area == start

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from grandstrategy.core import session
 from grandstrategy.core.actions import Action
 from grandstrategy.core.chance import ChanceEvent
 from grandstrategy.core.errors import IllegalActionError, NotationError, UserInputError
@@ -148,6 +149,41 @@ def test_a_failing_apply_rolls_back_state_chance_and_log(
     with pytest.raises(RuntimeError, match="rule set bug"):
         match.play(seat, "roll")  # type: ignore[arg-type]
     assert (match.state_hash(), match.log, match.chance.getstate()) == before
+
+
+def test_a_late_failure_is_undone_by_replaying_the_log(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Play changes the state in place; a failing play is undone by replaying the log from the
+    match's last base copy (taken every ``BASE_SPAN`` entries), which gives the very same state."""
+    monkeypatch.setattr(session, "BASE_SPAN", 5)  # Pig games are short
+    match = Match(PIG, seed=4)
+    for _ in steps(match, Rng(9), max_steps=1000):
+        if match._base[1] > 0 and len(match.log) - match._base[1] >= 3:
+            break
+    assert match._base[1] > 0 and len(match.log) - match._base[1] >= 3  # a later base, entries to replay
+    state = match.state
+    seat = match.to_act()
+    assert seat is not TERMINAL
+    before = (match.state_hash(), match.log, match.chance.getstate())
+    exported = state.to_json()
+    original = type(state).apply
+    calls = []
+
+    def fails_once(self: object, action: Action) -> None:
+        original(self, action)  # type: ignore[arg-type]
+        if not calls:
+            calls.append(action)
+            raise RuntimeError("rule set bug")
+
+    monkeypatch.setattr(type(state), "apply", fails_once)
+    with pytest.raises(RuntimeError, match="rule set bug"):
+        match.play(seat, match.decision().legal[0])  # type: ignore[union-attr]
+    assert (match.state_hash(), match.log, match.chance.getstate()) == before
+    assert match.state.to_json() == exported
+
+
+def test_log_length_counts_the_log_without_copying_it(match: Match) -> None:
+    for _ in steps(match, Rng(2), max_steps=6):
+        assert match.log_length() == len(match.log) > 0
 
 
 def test_clones_are_independent(match: Match) -> None:

@@ -126,6 +126,26 @@ class CataclysmState:
     ccw_winner: str | None = None
     log: list[str] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        self._sharing = False
+        """Whether units may be shared with another state (see :meth:`clone`): only then are they
+        copied on write."""
+        self._own: dict[int, Unit] = {}
+        """Units (by ``id()``) this state holds alone and may change in place (see :meth:`unit_to_change`)."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        """For pickle and ``copy.deepcopy``: everything but the record of units held alone (the
+        copy's units are new objects, held alone by nobody yet)."""
+        data = self.__dict__.copy()
+        data.pop("_own", None)
+        return data
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        """Restore what :meth:`__getstate__` gave, with no unit held alone."""
+        self.__dict__.update(data)
+        self._own = {}
+        self._sharing = data.get("_sharing", False)
+
     def to_json(self) -> dict[str, Any]:
         """The state as plain JSON data, keys in a fixed order."""
         data = asdict(self)
@@ -159,21 +179,31 @@ class CataclysmState:
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"not a Cataclysm state: {error}") from None
 
-    def clone(self) -> CataclysmState:
+    def clone(self, *, share_units: bool = False) -> CataclysmState:
         """An independent copy, field by field; lists of strings are copied shallowly.
 
         Built without ``dataclasses.replace`` (which is slow): fields not named here are immutable
         and shared. Units are copied through their ``__dict__`` (their fields are immutable values,
-        see ``_UNIT_FIELDS``).
+        see ``_UNIT_FIELDS``). With ``share_units`` (a bot's look-ahead, see
+        ``CataclysmGame.fork``) they are copied on write instead: the copy and this state share
+        the unit objects, and whichever changes a unit first replaces it with its own copy
+        (:meth:`unit_to_change`); a unit object held from this state may then be left behind.
         """
         data = self.__dict__.copy()
         make = object.__new__
-        units = []
-        for unit in self.units:
-            copied = make(Unit)
-            copied.__dict__ = unit.__dict__.copy()
-            units.append(copied)
-        data["units"] = units
+        if share_units:
+            self._own = {}  # every unit is shared from now on, on both sides
+            self._sharing = data["_sharing"] = True
+            data["units"] = self.units.copy()
+        else:
+            units = []
+            for unit in self.units:
+                copied = make(Unit)
+                copied.__dict__ = unit.__dict__.copy()
+                units.append(copied)
+            data["units"] = units
+            data["_sharing"] = False  # the copy's units are its own; this state's are unchanged
+        data["_own"] = {}
         data["maps"] = list(self.maps)
         data["powers"] = {power: line.clone() for power, line in self.powers.items()}
         data["cubes"] = {area: held.copy() for area, held in self.cubes.items()}
@@ -202,6 +232,28 @@ class CataclysmState:
         new = make(CataclysmState)
         new.__dict__ = data
         return new
+
+    def unit_to_change(self, unit: Unit) -> Unit:
+        """The object to change for ``unit`` (copy on write, see :meth:`clone`): the unit itself
+        when this state holds it alone, else a copy put in its place in :attr:`units`. A unit not
+        on the map yet (being placed) is returned as it is.
+
+        Every change to a unit's fields goes through here, and the caller goes on with the object
+        returned (the one it was given may be another state's).
+        """
+        own = self._own
+        if not self._sharing or own.get(id(unit)) is unit:
+            return unit
+        units = self.units
+        for index, held in enumerate(units):
+            if held.id == unit.id:
+                if own.get(id(held)) is held:
+                    return held
+                copied = object.__new__(Unit)
+                copied.__dict__ = held.__dict__.copy()
+                units[index] = own[id(copied)] = copied
+                return copied
+        return unit
 
     def units_in(self, area_id: str) -> list[Unit]:
         """Units standing in an area."""

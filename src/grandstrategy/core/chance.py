@@ -76,9 +76,13 @@ class ChanceNode:
             seen.add(outcome)
             if isinstance(p, bool) or not isinstance(p, Fraction | int) or p <= 0:
                 raise ValueError(f"chance node {self.label!r}: outcome {outcome!r} has probability {p!r}")
-        total = sum((Fraction(p) for _, p in self.outcomes), Fraction(0))
-        if total != 1:
-            raise ValueError(f"chance node {self.label!r}: probabilities add up to {total}, not 1")
+        # The sum, exactly, in integers over the least common denominator (no Fraction arithmetic).
+        denominator = math.lcm(*(p.denominator for _, p in self.outcomes))
+        total = sum(p.numerator * (denominator // p.denominator) for _, p in self.outcomes)
+        if total != denominator:
+            raise ValueError(
+                f"chance node {self.label!r}: probabilities add up to {Fraction(total, denominator)}, not 1"
+            )
 
     @classmethod
     def die(cls, label: str, sides: int = 6) -> ChanceNode:

@@ -28,6 +28,10 @@ MAX_CHANCE_STEPS = 100_000
 
 _SHOW_LEGAL = 12  # legal actions quoted in an error message before "... and N more"
 
+BASE_SPAN = 64
+"""Log entries a match lets pass before it copies its state again as the base that a failed
+:meth:`Match.play` is rebuilt from (one state copy every few plays instead of one per play)."""
+
 
 @dataclass(frozen=True, slots=True)
 class DecisionPoint:
@@ -91,6 +95,7 @@ class Match:
         self._state = ruleset.new_state(opts)
         self._log: list[LogEntry] = []
         self._advance(self._state)
+        self._keep_base()
 
     @classmethod
     def resume(
@@ -116,19 +121,29 @@ class Match:
         match.chance.restore(chance_state, [e for e in log if isinstance(e, ChanceEvent)])
         match._state = state
         match._log = list(log)
+        match._keep_base()
         return match
 
     # ---- queries ------------------------------------------------------------------------------
 
     @property
     def state(self) -> GameState:
-        """The current state. Treat it as read-only: change it only through :meth:`play`."""
+        """The current state. Treat it as read-only: change it only through :meth:`play`.
+
+        :meth:`play` changes this very object in place, so a caller that wants the position
+        before a play (to compare or narrate) keeps a ``clone()`` of it.
+        """
         return self._state
 
     @property
     def log(self) -> tuple[LogEntry, ...]:
         """Every action and chance event so far, in order."""
         return tuple(self._log)
+
+    def log_length(self) -> int:
+        """How many entries the log has (``len(match.log)`` without copying the log): the ply a
+        bot is seeded with."""
+        return len(self._log)
 
     def to_act(self) -> ToAct:
         """The seat on move or :data:`TERMINAL` (never CHANCE: the match resolves chance itself)."""
@@ -190,10 +205,12 @@ class Match:
             raise IllegalActionError(
                 f"{str(parsed)!r} is not legal for {seat}{where}; legal: {_list_legal(legal)}"
             )
-        # Work on a copy: on any error the current state is still intact, so only the chance
-        # service and the log need winding back (one state copy per play, not two).
+        # Play on the state itself (no copy per play). On an error the state is rebuilt from the
+        # base copy by replaying the log since it; the chance service and the log are wound back.
         chance_mark, log_length = self.chance.checkpoint(), len(self._log)
-        state = self._state.clone()
+        if log_length - self._base[1] >= BASE_SPAN:
+            self._keep_base()
+        state = self._state
         try:
             state.apply(parsed)
             self._log.append(ActionEntry(Seat(seat), str(parsed)))
@@ -201,8 +218,8 @@ class Match:
         except BaseException:
             self.chance.rollback(chance_mark)
             del self._log[log_length:]
+            self._restore()
             raise
-        self._state = state
 
     def _advance(self, state: GameState) -> None:
         """Resolve chance nodes through the service until a seat must decide or the game ends."""
@@ -213,6 +230,31 @@ class Match:
             state.apply_chance(event.outcome)
             self._log.append(event)
         raise RuntimeError(f"{MAX_CHANCE_STEPS} chance nodes in a row: the rule set loops")
+
+    def _keep_base(self) -> None:
+        """Copy the current state as the base a failed play is rebuilt from."""
+        self._base = (self._state.clone(), len(self._log), self.chance.checkpoint())
+
+    def _restore(self) -> None:
+        """Rebuild the state at the end of the log from the base copy, replaying the entries since.
+
+        The rule sets are deterministic (a replayed game is the game), so this is the state the
+        match held before the failed play. Should the replay itself fail, the match goes back to
+        the base: state, log and chance service all at that earlier moment, still consistent.
+        """
+        base, length, mark = self._base
+        state = base.clone()
+        try:
+            for entry in self._log[length:]:
+                if isinstance(entry, ActionEntry):
+                    state.apply(self.parse(entry.action))
+                else:
+                    state.apply_chance(entry.outcome)
+        except Exception:
+            state = base.clone()
+            self.chance.rollback(mark)
+            del self._log[length:]
+        self._state = state
 
     # ---- undo hooks ---------------------------------------------------------------------------
 
@@ -228,6 +270,7 @@ class Match:
         self._state = mark.state.clone()
         self.chance.rollback(mark.chance)
         del self._log[mark.log_length :]
+        self._keep_base()
 
     # ---- views --------------------------------------------------------------------------------
 

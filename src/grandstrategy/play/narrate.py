@@ -470,7 +470,7 @@ def extend_history(
             told.append(opening)
     for entry in list(entries)[len(fresh.log) :]:
         if isinstance(entry, ActionEntry):
-            before = fresh.state
+            before = fresh.state.clone()  # play changes the state in place
             fresh.play(entry.seat, entry.action)
             told.append(narrator.tell(before, fresh.state, entry.seat, entry.action))
     return told

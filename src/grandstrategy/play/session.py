@@ -234,8 +234,8 @@ class PlaySession:
                     self.save()  # durable before a person is asked, and at the end
                 return
             bot = self.bots[decision.seat]
-            before = self.match.state
-            action = bot.choose(before, decision, ply=len(self.match.log))
+            action = bot.choose(self.match.state, decision, ply=self.match.log_length())
+            before = self.match.state.clone()  # play changes the state in place
             self.match.play(decision.seat, action)
             self.save(durable=False)
             played += 1
@@ -256,7 +256,7 @@ class PlaySession:
             raise UserInputError(f"it is {decision.seat}'s turn, and a bot plays {decision.seat}")
         action = self._resolve(decision, choice)
         mark = self.match.checkpoint()
-        before = self.match.state
+        before = self.match.state.clone()  # play changes the state in place
         self.match.play(decision.seat, action)
         self._marks[mark.log_length] = mark
         self.save()

@@ -18,6 +18,7 @@ from typing import Any
 
 from grandstrategy.core.canonical import JSONObject, content_hash
 from grandstrategy.core.chance import ChanceEvent
+from grandstrategy.core.collector import tune_for_play
 from grandstrategy.core.errors import GrandStrategyError, UserInputError
 from grandstrategy.core.session import Match
 from grandstrategy.play.bots import Bot, bot_seed, derive_seed, make_bot
@@ -80,7 +81,9 @@ def play_game(spec: GameSpec) -> GameReport:
     :raises UserInputError: a seat is ``human`` (a simulation has nobody to ask).
     """
     started = time.perf_counter()
-    match = Match(load_ruleset(spec.ruleset), seed=spec.seed, options=spec.options)
+    ruleset = load_ruleset(spec.ruleset)
+    tune_for_play()  # once per process: a tenth of a bot game's time is the collector's otherwise
+    match = Match(ruleset, seed=spec.seed, options=spec.options)
     bots: dict[str, Bot] = {}
     for seat in match.state.seats():
         kind = spec.seats.get(seat, "bot:random")
@@ -91,7 +94,7 @@ def play_game(spec: GameSpec) -> GameReport:
         _check(match, spec, "the start")
     decisions = 0
     while (decision := match.decision()) is not None:
-        action = bots[decision.seat].choose(match.state, decision, ply=len(match.log))
+        action = bots[decision.seat].choose(match.state, decision, ply=match.log_length())
         match.play(decision.seat, action)
         decisions += 1
         if decisions >= MAX_DECISIONS:

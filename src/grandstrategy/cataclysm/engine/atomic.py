@@ -124,7 +124,7 @@ def _atomic_result(game: CataclysmGame, current: Step) -> None:
     left = losses
     for unit in air:  # the defender's air units absorb what they can, upgraded first
         for _ in range(arithmetic.steps(unit.type)):
-            if left and unit in state.units:
+            if left and any(u.id == unit.id for u in state.units):  # still on the map
                 destroy_token(game, str(unit.id), flip=True)
                 left -= 1
     if left and undamaged_printed(module, state, target):  # the excess hits a resource (LR 9.5.2)

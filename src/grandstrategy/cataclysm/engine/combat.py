@@ -448,7 +448,7 @@ def destroy_token(game: CataclysmGame, token: str, *, flip: bool = False) -> Non
     base = next((t.id for t in module.unit_types.values() if t.upgrades_to == unit.type), None)
     if flip and base is not None:
         game.note(f"{unit.power}'s {unit.type} in {module.area(unit.area).name} is flipped to {base}")
-        unit.type = base
+        state.unit_to_change(unit).type = base  # units are copied on write
         return
     state.units.remove(unit)
     key = module.unit_types[unit.type].counter

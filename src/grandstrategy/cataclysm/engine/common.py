@@ -73,6 +73,7 @@ def set_area(game: CataclysmGame, unit: Unit, area_id: str, *, coast: str | None
     when its owner chose one, else on the coast it reaches by sea (at a special base, the base's
     coast, LR 2.3.3; ``rules.movement.coast_on_arrival``); any other unit on the first coast."""
     area = game.module.area(area_id)
+    unit = game.state.unit_to_change(unit)  # units are copied on write
     if coast is not None and area.coasts and coast in area.coasts:
         unit.coast = coast
     else:

@@ -212,6 +212,7 @@ def _upgrade_unit(game: CataclysmGame, current: Step) -> None:
     unit = next(u for u in game.state.units if u.id == unit_id)
     upgraded = game.module.unit_types[unit.type].upgrades_to
     assert upgraded is not None
+    unit = game.state.unit_to_change(unit)  # units are copied on write
     unit.type = upgraded
     line = game.state.powers[current["power"]]
     key = f"upgrade:{current['marker']}"

@@ -6,10 +6,9 @@ import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
-from grandstrategy.cataclysm.engine.machine import HANDLERS, WATCHERS, Step, die_outcomes
+from grandstrategy.cataclysm.engine.machine import HANDLERS, PURE_STEPS, WATCHERS, Step, die_outcomes
 from grandstrategy.cataclysm.module import Module, load_module
 from grandstrategy.cataclysm.state import CataclysmState, new_state
 from grandstrategy.core.actions import Action
@@ -63,6 +62,9 @@ class CataclysmGame(GameState):
         self.pending = pending
         self._legal: tuple[Step, tuple[Choose, ...]] | None = None
         """The legal actions of the open request, built once per request (requests never change)."""
+        self._outcomes: tuple[Step, tuple[tuple[str, Fraction], ...]] | None = None
+        """The open chance request's outcomes with their probabilities as :meth:`chance` got them,
+        so :meth:`chance_node` need not read them back from text."""
 
     # ---- the machine -------------------------------------------------------------------------
 
@@ -90,13 +92,15 @@ class CataclysmGame(GameState):
         self, kind: str, label: str, outcomes: Sequence[tuple[str, Fraction]], then: str, /, **context: Any
     ) -> None:
         """Stop for a chance outcome; it comes back as ``outcome`` in step ``then``."""
-        self.pending = {
+        exact = tuple((name, p) for name, p in outcomes)
+        self.pending = pending = {
             "type": "chance",
             "kind": kind,
             "label": label,
-            "outcomes": [[name, str(p)] for name, p in outcomes],
+            "outcomes": [[name, str(p)] for name, p in exact],
             "then": {"do": then, **context},
         }
+        self._outcomes = (pending, exact)
 
     def roll(self, count: int, label: str, then: str, /, **context: Any) -> None:
         """Roll ``count`` dice one at a time; the faces come back as ``dice`` in step ``then``."""
@@ -108,13 +112,20 @@ class CataclysmGame(GameState):
 
     def run(self) -> None:
         """Process steps until a power must decide, chance must speak, or the game ends."""
+        settled = False  # the watchers ran on the state as it stands and did nothing
         for _ in range(MAX_STEPS):
             if self.pending is not None or self.state.result is not None or not self.stack:
                 return
             current = self.stack.pop()
-            HANDLERS[current["do"]](self, current)
+            do = current["do"]
+            HANDLERS[do](self, current)
+            if settled and do in PURE_STEPS:
+                continue  # the state is unchanged since the watchers found nothing to do
+            log, markers = self.state.log, self.state.markers
+            noted, marked = len(log), len(markers)
             for watcher in WATCHERS:
                 watcher(self)
+            settled = self.state.log is log and len(log) == noted and len(markers) == marked
         raise RuntimeError("the step machine did not stop")
 
     def _resume(self, key: str, value: Any) -> None:
@@ -155,9 +166,12 @@ class CataclysmGame(GameState):
         self._resume("choice", action.option)
 
     def chance_node(self) -> ChanceNode:
-        assert self.pending is not None and self.pending["type"] == "chance"
-        outcomes = tuple((name, p) for name, p in self.pending["outcomes"])
-        return _chance_node(self.pending["kind"], self.pending["label"], outcomes)
+        pending = self.pending
+        assert pending is not None and pending["type"] == "chance"
+        outcomes = tuple((name, p) for name, p in pending["outcomes"])
+        stashed = self._outcomes
+        exact = stashed[1] if stashed is not None and stashed[0] is pending else None
+        return _chance_node(pending["kind"], pending["label"], outcomes, exact)
 
     def apply_chance(self, outcome: str) -> None:
         self._resume("outcome", outcome)
@@ -173,8 +187,23 @@ class CataclysmGame(GameState):
         }
 
     def clone(self) -> CataclysmGame:
+        return self._copy_game(share_units=False)
+
+    def fork(self) -> CataclysmGame:
+        """A copy for a bot's look-ahead: like :meth:`clone`, but the units are copied on write
+        (``CataclysmState.clone(share_units=True)``): a unit object taken from either game is
+        left behind once that game changes the unit (read units again from ``state.units``).
+        Cheaper when, as in a look-ahead, most copies move few units."""
+        return self._copy_game(share_units=True)
+
+    def _copy_game(self, *, share_units: bool) -> CataclysmGame:
         pending = _copy(self.pending) if self.pending is not None else None
-        return CataclysmGame(self.module, self.state.clone(), [_copy(step) for step in self.stack], pending)
+        state = self.state.clone(share_units=share_units)
+        game = CataclysmGame(self.module, state, [_copy(step) for step in self.stack], pending)
+        stashed = self._outcomes
+        if pending is not None and stashed is not None and stashed[0] is self.pending:
+            game._outcomes = (pending, stashed[1])
+        return game
 
     def to_json(self) -> JSONObject:
         return {
@@ -193,16 +222,28 @@ class CataclysmGame(GameState):
         return {"state": data, "pending": pending}
 
 
-def _chance_node(kind: str, label: str, outcomes: tuple[tuple[str, str], ...]) -> ChanceNode:
-    """A chance node from its JSON form; the same outcomes recur under many labels (every die),
-    so they are parsed and checked once (:meth:`ChanceNode.relabelled`)."""
-    node = _chance_outcomes(kind, outcomes)
+def _chance_node(
+    kind: str,
+    label: str,
+    outcomes: tuple[tuple[str, str], ...],
+    exact: tuple[tuple[str, Fraction], ...] | None = None,
+) -> ChanceNode:
+    """A chance node from its JSON form (``exact``: the same outcomes with their probabilities, when
+    known). The same outcomes recur under many labels (every die), so each set is parsed and checked
+    once (:meth:`ChanceNode.relabelled`)."""
+    key = (kind, outcomes)
+    node = _NODES.get(key)
+    if node is None:
+        if exact is None:
+            exact = tuple((name, _fraction(p)) for name, p in outcomes)
+        if len(_NODES) >= _NODES_KEPT:
+            _NODES.clear()
+        node = _NODES[key] = ChanceNode(kind, "", exact)
     return node if node.label == label else node.relabelled(label)
 
 
-@lru_cache(maxsize=4096)
-def _chance_outcomes(kind: str, outcomes: tuple[tuple[str, str], ...]) -> ChanceNode:
-    return ChanceNode(kind, "", tuple((name, _fraction(p)) for name, p in outcomes))
+_NODES: dict[tuple[str, tuple[tuple[str, str], ...]], ChanceNode] = {}
+_NODES_KEPT = 4096
 
 
 def _fraction(text: str) -> Fraction:

@@ -14,7 +14,14 @@ Step = dict[str, Any]
 HANDLERS: dict[str, Callable[[CataclysmGame, Step], None]] = {}
 
 WATCHERS: list[Callable[[CataclysmGame], None]] = []
-"""Checks run after every step: rules that apply the moment a condition holds, whatever changed it."""
+"""Checks run after every step: rules that apply the moment a condition holds, whatever changed it.
+
+A watcher reads only ``game.state`` and, when it acts, says so in the game log (``game.note``):
+the machine uses that to skip the watchers after a step in :data:`PURE_STEPS` when they have
+just run on the same state and found nothing to do (the answer cannot have changed)."""
+
+PURE_STEPS = frozenset({"roll-die", "roll-die-face"})
+"""Steps that change only the machine (the stack and the open request), never ``game.state``."""
 
 
 def step(
@@ -32,7 +39,7 @@ def step(
 
 
 def watch(function: Callable[[CataclysmGame], None]) -> Callable[[CataclysmGame], None]:
-    """Register a check to run after every step (see ``WATCHERS``)."""
+    """Register a check to run after every step (see ``WATCHERS``: it notes whatever it does)."""
     if function not in WATCHERS:
         WATCHERS.append(function)
     return function

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from grandstrategy.cataclysm.module import Module
 from grandstrategy.cataclysm.module.schema import (
+    Area,
     AreaStatus,
     AreaType,
     Commitment,
@@ -243,8 +244,8 @@ def production_sites(module: Module, state: CataclysmState, power: str) -> list[
     resources in play.
     """
     sites = []
-    for area in module.areas.values():
-        if area.owner != power or area.status is not AreaStatus.HOME or area.map.value not in state.maps:
+    for area in _site_candidates(module, power):
+        if area.map.value not in state.maps:
             continue
         if controller(module, state, area.id) != power or area.id in denied_areas(state, power):
             continue
@@ -257,6 +258,29 @@ def production_sites(module: Module, state: CataclysmState, power: str) -> list[
                 sites.append(area.id)
                 break
     return sites
+
+
+def _site_candidates(module: Module, power: str) -> tuple[Area, ...]:
+    """The power's home areas with a resource that could make them a production site, in the
+    module's order (the part of :func:`production_sites` that reads only the module)."""
+    key = (id(module), power)
+    found = _SITE_CANDIDATES.get(key)
+    if found is None or found[0] is not module:
+        areas = tuple(
+            area
+            for area in module.areas.values()
+            if area.owner == power
+            and area.status is AreaStatus.HOME
+            and any(
+                (r.kind is ResourceKind.INDUSTRIAL and not r.limited) or r.kind is ResourceKind.SOVIET_SPECIAL
+                for r in area.resources
+            )
+        )
+        found = _SITE_CANDIDATES[key] = (module, areas)
+    return found[1]
+
+
+_SITE_CANDIDATES: dict[tuple[int, str], tuple[Module, tuple[Area, ...]]] = {}
 
 
 def special_resource_in_play(state: CataclysmState, owner: str | None, resource: Resource) -> bool:

@@ -41,6 +41,7 @@ from grandstrategy.cataclysm.module.schema import AreaStatus, AreaType, BaseKind
 from grandstrategy.cataclysm.module.world import area_controller
 from grandstrategy.cataclysm.rules.control import at_war, belligerent, friendly_powers
 from grandstrategy.cataclysm.rules.frozen import memo_of
+from grandstrategy.cataclysm.rules.recall import Recall
 from grandstrategy.cataclysm.rules.special import delay_box_ignored, ignores_restricted
 from grandstrategy.cataclysm.state import CataclysmState, Unit
 
@@ -144,16 +145,18 @@ class MapGraph:
         self._in_play: dict[tuple[str, ...], frozenset[str]] = {}
         self._uncontested: dict[frozenset[str], dict[str, str | None]] = {}
         self._printed_caps: dict[tuple[str, bool, bool], dict[str, int]] = {}
-        self._positions: dict[tuple[object, ...], Position] = {}
 
     def position(self, state: CataclysmState) -> Position:
-        """The :class:`Position` of the state: shared with earlier states of the same :func:`position_key`."""
-        key = position_key(state)
-        found = self._positions.get(key)
+        """The :class:`Position` of the state: shared with earlier states of the same :func:`position_key`.
+
+        Found by comparing the fields the key is made of (:func:`_position_fields`, equal exactly
+        when the keys are equal) with those of the last few positions, which is cheaper than
+        building and hashing the key."""
+        answers = _POSITIONS.answers(self.module, state)
+        found = answers.get("position")
         if found is None:
-            if len(self._positions) >= _POSITIONS_KEPT:
-                del self._positions[next(iter(self._positions))]  # the oldest
-            found = self._positions[key] = Position()
+            found = answers["position"] = Position()
+        assert isinstance(found, Position)
         return found
 
     def printed_caps(self, area_id: str, logistics: bool, restricted: bool) -> dict[str, int]:
@@ -250,6 +253,37 @@ def position_key(state: CataclysmState) -> tuple[object, ...]:
         tuple(state.surrenders),
         tuple([tuple(item) for item in state.transfers]),
     )
+
+
+def _position_fields(state: CataclysmState) -> tuple[object, ...]:
+    """The fields :func:`position_key` reads, as live objects to compare: two states' fields are
+    equal exactly when their keys are. Dicts compare without regard to order, so the order of
+    their keys is added (and, for cubes, the order of the holders of each area held by several)."""
+    cubes = state.cubes
+    return (
+        state.maps,
+        cubes,
+        list(cubes),
+        [(area, list(held)) for area, held in cubes.items() if len(held) > 1],
+        [(power, line.active) for power, line in state.powers.items()],
+        state.alliances,
+        list(state.alliances),
+        state.wars,
+        state.peace,
+        state.chinese_armies,
+        list(state.chinese_armies),
+        state.minor_armies,
+        state.special_bases,
+        state.base_owners,
+        list(state.base_owners),
+        state.markers,
+        state.surrenders,
+        state.transfers,
+    )
+
+
+_POSITIONS = Recall(_position_fields, size=_POSITIONS_KEPT)
+"""The positions of the last few distinct :func:`position_key` values (see :mod:`.recall`)."""
 
 
 class Position:
