@@ -748,7 +748,7 @@ class _Told:
         for index in range(len(self.shadow.log), len(log)):
             entry = log[index]
             if isinstance(entry, ActionEntry) and index >= len(self.shadow.log):
-                before = self.shadow.state
+                before = self.shadow.state.clone()  # the match plays in place
                 self.shadow.play(entry.seat, entry.action)
                 self.moves.append(
                     (index, self.narrator.tell(before, self.shadow.state, entry.seat, entry.action))
