@@ -28,6 +28,8 @@ class Movement(Combat):
                 if combat and not stats.combat:
                     continue  # AA guns move only in non-combat move (Revised)
                 if stats.domain == "air":
+                    if combat and where in self.d["battles"]:
+                        continue  # aircraft that flew into a battle stop there (Revised combat move)
                     targets = self.air_targets(where, moves, combat=combat, carrier=stats.carrier_cost > 0)
                 elif stats.domain == "land":
                     targets = self.land_targets(where, unit, combat=combat)
@@ -159,8 +161,8 @@ class Movement(Combat):
                     target in self.d["battles"] and self.enemy_units(power, target)
                 ):
                     result.append(target)
-            elif self.landing_ok(target):
-                result.append(target)
+            elif self.landing_ok(target) and (carrier or not self.is_sea(target)):
+                result.append(target)  # only aircraft that fit a carrier land at sea (Revised)
         return result
 
     def carrier_destinations(self) -> list[str]:
@@ -383,6 +385,8 @@ class Movement(Combat):
         power = self.power
         result: list[str] = []
         for where in sorted(self.d["units"]):
+            if where in self.d["battles"]:
+                continue  # bombers that flew into a battle stop there (Revised combat move)
             reach: dict[tuple[str, str], int] = {}
             for stack, n in self.stacks(where):
                 owner, unit, moves, _ = split(stack)
