@@ -5,6 +5,7 @@ the revealed dice secret matches the commitment and replays every draw."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -43,9 +44,17 @@ def _germans_pick(choices: list[str], made: list[str]) -> str:
     return "germans: done" if "germans: done" in choices else choices[0]
 
 
-def test_the_new_game_form_offers_axis_and_allies(client: TestClient) -> None:
+def test_the_new_game_form_offers_and_creates_axis_and_allies(client: TestClient) -> None:
     page = client.get("/").text
     assert 'value="aa-revised"' in page and "Axis &amp; Allies Revised" in page
+    # Seats by alliance: the axis powers are people, every other seat a random bot.
+    form = {"ruleset": "aa-revised", "scenario": "", "seats": "axis=human,*=random"}
+    created = client.post("/games", data=form)
+    assert created.status_code == 200, created.text
+    links = re.findall(r'class="invite" href="[^"]*?/g/([^/]+)/(\w+)\?token=([^"]+)"', created.text)
+    assert {seat for _, seat, _ in links} == {"germans", "japanese"}
+    game_id, seat, token = links[0]
+    assert client.get(f"/g/{game_id}/{seat}?token={token}").status_code == 200
 
 
 def test_a_person_plays_germany_against_bots_through_the_api(client: TestClient) -> None:
