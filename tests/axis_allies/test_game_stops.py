@@ -111,3 +111,18 @@ def test_aircraft_left_in_a_territory_taken_this_turn_are_lost() -> None:
     kinds = {stack.split(":")[1]: n for stack, n in game.units("karelia-ssr").items()}
     assert kinds == {"infantry": 1}  # the bomber could not land there and is lost
     assert game.units("sz-5")[key("germans", "fighter", 4)] == 1  # landed on the carrier
+
+
+def test_fighters_aboard_a_full_carrier_stay_and_only_those_beyond_its_room_are_lost() -> None:
+    # Japan's setup has two fighters on its carrier in sz-37: a full carrier is no reason to
+    # lose them at the end of non-combat move (it was, before this test).
+    game = fresh()
+    at(game, "japanese", "noncombat-move")
+    assert game.units("sz-37")[key("japanese", "fighter", 4)] == 2
+    choose(game, "japanese", "done")
+    assert game.units("sz-37")[key("japanese", "fighter", 4)] == 2
+    game = fresh()
+    at(game, "germans", "noncombat-move")
+    put(game, "sz-5", ("germans", "carrier", 1), ("germans", "fighter", 3), ("germans", "bomber", 1))
+    game.land_aircraft()
+    assert game.units("sz-5") == {key("germans", "carrier", 2): 1, key("germans", "fighter", 4): 2}

@@ -366,14 +366,16 @@ class Movement(Combat):
         """At the end of non-combat move, aircraft with nowhere legal to be are lost (Revised)."""
         power = self.power
         for where in sorted(self.d["units"]):
-            room = self.carrier_room(where) if self.is_sea(where) else 0
+            # carrier_room is net of the aircraft already aboard: below zero, that many too many
+            over = max(0, -self.carrier_room(where)) if self.is_sea(where) else 0
             for stack, n in self.stacks(where):
                 owner, unit, _, _ = split(stack)
                 if owner != power or self.stats[unit].domain != "air":
                     continue
                 if self.is_sea(where):
-                    fits = max(0, min(n, room)) if self.stats[unit].carrier_cost else 0
-                    lost = n - fits
+                    cost = self.stats[unit].carrier_cost
+                    lost = min(n, -(-over // cost)) if cost else n  # bombers never land at sea
+                    over = max(0, over - lost * cost)
                 else:
                     lost = 0 if self.landing_ok(where) else n
                 if lost:
