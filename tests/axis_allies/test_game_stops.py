@@ -126,3 +126,39 @@ def test_fighters_aboard_a_full_carrier_stay_and_only_those_beyond_its_room_are_
     put(game, "sz-5", ("germans", "carrier", 1), ("germans", "fighter", 3), ("germans", "bomber", 1))
     game.land_aircraft()
     assert game.units("sz-5") == {key("germans", "carrier", 2): 1, key("germans", "fighter", 4): 2}
+
+
+def buy_carrier_and_fly_to(game: AAGame, zone: str) -> None:
+    """Germany buys a carrier; its fighter in germany flies (non-combat) to ``zone`` to await it."""
+    at(game, "germans", "purchase")
+    put(game, "germany", ("germans", "factory", 1), ("germans", "fighter", 1))
+    put(game, "sz-5")
+    put(game, "sz-14")
+    choose(game, "germans", "buy carrier")
+    choose(game, "germans", "done")
+    choose(game, "germans", "done")  # no combat move
+    assert game.d["phase"] == "noncombat-move"
+    choose(game, "germans", f"move 1 fighter germany -> {zone}")
+    choose(game, "germans", "done")
+    assert game.d["phase"] == "mobilize"
+    assert game.units(zone) == {key("germans", "fighter", 3): 1}  # it waits for its carrier
+
+
+def test_a_fighter_awaits_a_carrier_bought_this_turn_in_the_zone_where_it_is_placed_lhtr() -> None:
+    game = fresh()
+    at(game, "germans", "noncombat-move")
+    put(game, "germany", ("germans", "factory", 1), ("germans", "fighter", 1))
+    put(game, "sz-5")
+    assert "move 1 fighter germany -> sz-5" not in options(game)  # no carrier bought: no landing
+    game = fresh()
+    buy_carrier_and_fly_to(game, "sz-5")
+    choose(game, "germans", "place carrier germany sz-5")  # the carrier goes under the fighter
+    assert game.units("sz-5") == {key("germans", "carrier", 2): 1, key("germans", "fighter", 4): 1}
+
+
+def test_a_fighter_whose_new_carrier_is_placed_elsewhere_is_lost_after_mobilize_lhtr() -> None:
+    game = fresh()
+    buy_carrier_and_fly_to(game, "sz-5")
+    choose(game, "germans", "place carrier southern-europe sz-14")
+    assert "sz-5" not in game.d["units"]  # the fighter had no carrier under it at the end
+    assert game.units("sz-14") == {key("germans", "carrier", 2): 1}
