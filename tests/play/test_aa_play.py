@@ -37,9 +37,8 @@ def _human_actions(path: Path) -> list[str]:
 
 
 def _new(cli: Cli, path: Path) -> None:
-    made = cli(
-        "new", "aa", "--rules", "lhtr", "--seats", "germans,allies=random", "--seed", "38", "--save", str(path)
-    )
+    seats = "germans,allies=random"
+    made = cli("new", "aa", "--rules", "lhtr", "--seats", seats, "--seed", "38", "--save", str(path))
     assert made.code == 0, made.err
     assert "new aa-revised game" in made.out
 
