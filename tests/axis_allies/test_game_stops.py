@@ -162,3 +162,24 @@ def test_a_fighter_whose_new_carrier_is_placed_elsewhere_is_lost_after_mobilize_
     choose(game, "germans", "place carrier southern-europe sz-14")
     assert "sz-5" not in game.d["units"]  # the fighter had no carrier under it at the end
     assert game.units("sz-14") == {key("germans", "carrier", 2): 1}
+
+
+def test_a_fighter_may_attack_counting_on_landing_on_a_carrier_bought_this_turn_lhtr() -> None:
+    def attack_possible(buy: bool) -> bool:
+        game = fresh()
+        at(game, "germans", "purchase")
+        for land in ("norway", "western-europe"):  # no friendly land one move from sz-6
+            game.d["owner"][land] = "british"
+            put(game, land)
+        put(game, "germany", ("germans", "factory", 1))
+        game.add("germany", key("germans", "fighter", 3))  # three moves left
+        put(game, "sz-5")
+        put(game, "sz-6", ("british", "destroyer", 1))
+        if buy:
+            choose(game, "germans", "buy carrier")
+        choose(game, "germans", "done")
+        assert game.d["phase"] == "combat-move"
+        return "move 1 fighter germany -> sz-6" in options(game)
+
+    assert not attack_possible(buy=False)  # two moves there, one left: nowhere to land
+    assert attack_possible(buy=True)  # the new carrier will be placed in sz-5, one move from sz-6
