@@ -28,7 +28,7 @@ ATTACK = [
     "done",
     "fight russia",
 ]
-"""Germany's first turn of the seed-4 game (the allies' seats random bots, Japan the heuristic
+"""Germany's first turn of the seed-38 game (the allies' seats random bots, Japan the heuristic
 bot): a purchase, a combat move on Moscow, which the random Russians left thin, the battle."""
 
 
@@ -37,9 +37,8 @@ def _human_actions(path: Path) -> list[str]:
 
 
 def _new(cli: Cli, path: Path) -> None:
-    made = cli(
-        "new", "aa", "--rules", "lhtr", "--seats", "germans,allies=random", "--seed", "4", "--save", str(path)
-    )
+    seats = "germans,allies=random"
+    made = cli("new", "aa", "--rules", "lhtr", "--seats", seats, "--seed", "38", "--save", str(path))
     assert made.code == 0, made.err
     assert "new aa-revised game" in made.out
 

@@ -398,6 +398,7 @@ class AAGame(Movement, Bids, GameState):
             if lost:
                 self.log(f"{lost} purchased unit(s) could not be placed and are lost")
             self.d["purchased"] = {}
+            self.land_aircraft()  # LHTR: fighters whose new carrier was not placed under them
             self.end_turn()
             return
         self.d["phase"] = PHASES[PHASES.index(phase) + 1]

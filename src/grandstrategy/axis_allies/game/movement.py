@@ -28,6 +28,8 @@ class Movement(Combat):
                 if combat and not stats.combat:
                     continue  # AA guns move only in non-combat move (Revised)
                 if stats.domain == "air":
+                    if combat and where in self.d["battles"]:
+                        continue  # aircraft that flew into a battle stop there (Revised combat move)
                     targets = self.air_targets(where, moves, combat=combat, carrier=stats.carrier_cost > 0)
                 elif stats.domain == "land":
                     targets = self.land_targets(where, unit, combat=combat)
@@ -144,8 +146,9 @@ class Movement(Combat):
             spots = [t for t in self.module.territories if not self.is_sea(t) and self.landing_ok(t)]
             if carrier:
                 spots += [t for t in self.d["units"] if self.is_sea(t) and self.landing_ok(t)]
-                spots += self.carrier_destinations() if combat else []
+                spots += [*self.carrier_destinations(), *self.awaited_carrier_zones()] if combat else []
             home = bfs_distances(spots, neighbours, moves)
+        awaited = self.awaited_carrier_zones() if carrier and not combat and not anywhere else []
         result = []
         for target, distance in sorted(reach.items()):
             if distance == 0 or distance > moves:
@@ -159,9 +162,45 @@ class Movement(Combat):
                     target in self.d["battles"] and self.enemy_units(power, target)
                 ):
                     result.append(target)
-            elif self.landing_ok(target):
-                result.append(target)
+            elif self.landing_ok(target) and (carrier or not self.is_sea(target)):
+                result.append(target)  # only aircraft that fit a carrier land at sea (Revised)
+            elif target in awaited:
+                result.append(target)  # LHTR: waiting for a carrier bought this turn
         return result
+
+    def awaited_carrier_zones(self) -> list[str]:
+        """LHTR: fighters may not move onto a carrier as it is placed; instead they fly, in a
+        movement phase, to the sea zone where a carrier bought this turn will be placed (next to
+        a factory the power held at the start of its turn, free of enemy warships) and the carrier
+        is placed under them. These zones, while the carriers bought and not yet placed have room
+        beyond the aircraft already waiting at sea without a carrier."""
+        if (
+            not self.profile.fighters_await_new_carriers()
+            or self.new_carrier_room() <= self.awaiting_aircraft()
+        ):
+            return []
+        return self.new_carrier_zones()
+
+    def new_carrier_room(self) -> int:
+        """The carrier room of the carriers bought this turn and not placed yet."""
+        return sum(n * self.stats[u].carrier_capacity for u, n in self.d["purchased"].items())
+
+    def new_carrier_zones(self) -> list[str]:
+        """Sea zones where the power may place a ship it bought: next to a factory it held at
+        the start of its turn, free of enemy warships."""
+        power = self.power
+        zones = {
+            zone
+            for factory in self.d["start_factories"]
+            if self.owner(factory) == power
+            for zone in self.module.sea_neighbours(factory)
+            if not self.enemy_units(power, zone, combat_only=True)
+        }
+        return sorted(zones)
+
+    def awaiting_aircraft(self) -> int:
+        """The carrier room that aircraft at sea lack now (those waiting for a new carrier)."""
+        return sum(max(0, -self.carrier_room(z)) for z in self.d["units"] if self.is_sea(z))
 
     def carrier_destinations(self) -> list[str]:
         """Sea zones that the power's carriers with room and moves left could still reach this
@@ -361,17 +400,26 @@ class Movement(Combat):
                     self.add(where, key(owner, unit, 0, damage), n)
 
     def land_aircraft(self) -> None:
-        """At the end of non-combat move, aircraft with nowhere legal to be are lost (Revised)."""
+        """At the end of non-combat move, aircraft with nowhere legal to be are lost (Revised),
+        except fighters waiting for a carrier bought this turn (LHTR, :meth:`awaited_carrier_zones`);
+        run again at the end of mobilize, when nothing is pending, it sinks those still waiting."""
         power = self.power
+        pending = self.new_carrier_room() if self.profile.fighters_await_new_carriers() else 0
+        awaited = self.new_carrier_zones() if pending else []
         for where in sorted(self.d["units"]):
-            room = self.carrier_room(where) if self.is_sea(where) else 0
+            # carrier_room is net of the aircraft already aboard: below zero, that many too many
+            over = max(0, -self.carrier_room(where)) if self.is_sea(where) else 0
+            if where in awaited:
+                kept = min(over, pending)  # LHTR: they wait for a new carrier
+                over, pending = over - kept, pending - kept
             for stack, n in self.stacks(where):
                 owner, unit, _, _ = split(stack)
                 if owner != power or self.stats[unit].domain != "air":
                     continue
                 if self.is_sea(where):
-                    fits = max(0, min(n, room)) if self.stats[unit].carrier_cost else 0
-                    lost = n - fits
+                    cost = self.stats[unit].carrier_cost
+                    lost = min(n, -(-over // cost)) if cost else n  # bombers never land at sea
+                    over = max(0, over - lost * cost)
                 else:
                     lost = 0 if self.landing_ok(where) else n
                 if lost:
@@ -383,6 +431,8 @@ class Movement(Combat):
         power = self.power
         result: list[str] = []
         for where in sorted(self.d["units"]):
+            if where in self.d["battles"]:
+                continue  # bombers that flew into a battle stop there (Revised combat move)
             reach: dict[tuple[str, str], int] = {}
             for stack, n in self.stacks(where):
                 owner, unit, moves, _ = split(stack)

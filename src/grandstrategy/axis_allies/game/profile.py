@@ -224,6 +224,14 @@ class Profile:
         the territory's IPC value (Revised itself capped it at the owner's whole income)."""
         return territory_ipc
 
+    def fighters_await_new_carriers(self) -> bool:
+        """LHTR 1.3: a fighter cannot move onto a carrier as it is placed; it flies, in a movement
+        phase, to the sea zone where a carrier bought this turn will be placed and waits there
+        (lost at the end of mobilize if no carrier comes). The base engine's end of mobilize sinks
+        the fighters left waiting, so a variant with its own end of phase answers False unless it
+        does the same."""
+        return type(self).end_phase is Profile.end_phase
+
     def repairs_at_end_of_turn(self) -> bool:
         """Damaged battleships are repaired at the end of their owner's turn (module option)."""
         return self._properties.get("Units Repair Hits End Turn") is not False

@@ -1,0 +1,105 @@
+"""An Axis & Allies Revised game on the server: the form offers it, a person plays Germany
+through the API against bots, every seat and spectators see the (open) position, and at the end
+the revealed dice secret matches the commitment and replays every draw."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from grandstrategy.core.committed import commitment
+from grandstrategy.core.replay import replay
+from grandstrategy.core.save import loads_save
+
+from .helpers import move, seat_state
+
+SEATS = {
+    "germans": "human",
+    "russians": "bot:heuristic",
+    "british": "bot:random",
+    "japanese": "bot:random",
+    "americans": "bot:random",
+}
+
+
+def _create(client: TestClient) -> dict[str, Any]:
+    response = client.post(
+        "/api/games", json={"ruleset": "aa-revised", "options": {"max_rounds": 1}, "seats": SEATS}
+    )
+    assert response.status_code == 201, response.text
+    game: dict[str, Any] = response.json()
+    return game
+
+
+def _germans_pick(choices: list[str], made: list[str]) -> str:
+    """Germany's plan: buy one infantry, send one armour into combat, else move on ('done')."""
+    for wanted in ("germans: buy infantry", "germans: move 1 armour "):
+        if not any(m.startswith(wanted) for m in made):
+            hit = [c for c in choices if c.startswith(wanted)]
+            if hit:
+                return hit[0]
+    return "germans: done" if "germans: done" in choices else choices[0]
+
+
+def test_the_new_game_form_offers_and_creates_axis_and_allies(client: TestClient) -> None:
+    page = client.get("/").text
+    assert 'value="aa-revised"' in page and "Axis &amp; Allies Revised" in page
+    # Seats by alliance: the axis powers are people, every other seat a random bot.
+    form = {"ruleset": "aa-revised", "scenario": "", "seats": "axis=human,*=random"}
+    created = client.post("/games", data=form)
+    assert created.status_code == 200, created.text
+    links = re.findall(r'class="invite" href="[^"]*?/g/([^/]+)/(\w+)\?token=([^"]+)"', created.text)
+    assert {seat for _, seat, _ in links} == {"germans", "japanese"}
+    game_id, seat, token = links[0]
+    assert client.get(f"/g/{game_id}/{seat}?token={token}").status_code == 200
+
+
+def test_a_person_plays_germany_against_bots_through_the_api(client: TestClient) -> None:
+    game = _create(client)
+    gid, token = game["game_id"], game["tokens"]["germans"]
+    assert set(game["tokens"]) == {"germans"}
+    state = seat_state(client, game, "germans")
+    # Russia (a bot) moved first; Germany now decides (its casualties in Russia's turn, or its own turn).
+    assert state["to_act"] == "germans" and state["log_length"] > 0
+    # Open information: the spectator sees the same position as the seat.
+    spectator = client.get(f"/api/games/{gid}").json()
+    assert spectator["view"]["state"] == state["view"]["state"] and spectator["decision"] is None
+    page = client.get(f"/g/{gid}/germans?token={token}")
+    assert page.status_code == 200 and 'class="choice"' in page.text
+    # A move that is not legal is refused with one message; the game is unchanged.
+    bad = move(client, game, "germans", state["log_length"], "germans: buy battleships galore")
+    assert bad.status_code == 400 and "detail" in bad.json()
+    assert seat_state(client, game, "germans")["log_length"] == state["log_length"]
+    made: list[str] = []
+    germans_turn_seen = False
+    for n in range(400):
+        if state["over"]:
+            break
+        choices = [c["action"] for c in state["decision"]["choices"]]
+        action = _germans_pick(choices, made)
+        made.append(action)
+        germans_turn_seen |= state["view"]["state"]["turn"] == 1
+        response = move(client, game, "germans", state["log_length"], action, f"m{n}")
+        assert response.status_code == 200, response.text
+        state = response.json()
+        assert state["to_act"] in (None, "germans")  # the bots answered up to the next German decision
+    assert state["over"] is True and germans_turn_seen
+    assert any(m.startswith("germans: buy infantry") for m in made)
+    assert any(m.startswith("germans: move 1 armour ") for m in made)
+    # The bots played their powers' turns (round 1 went through every power).
+    final = state["view"]["state"]
+    assert final["result"] == {"winner": None, "how": "round limit 1", "round": 1}
+    # The dice: the revealed secret matches the commitment and replays every draw.
+    secret = bytes.fromhex(state["dice_secret"])
+    assert commitment(secret) == state["dice_commitment"] == game["dice_commitment"]
+    export = client.get(f"/api/games/{gid}/export").text
+    data = json.loads(export)
+    assert sum(e["type"] == "chance" for e in data["log"]) >= 10
+    actions = [e for e in data["log"] if e["type"] == "action"]
+    assert actions[0]["seat"] == "russians"  # the bots moved before the person was asked
+    assert {e["seat"] for e in actions} == set(SEATS)  # every power played its turn
+    match = replay(loads_save(export))  # raises if any draw differs from the secret's
+    assert match.is_terminal() and match.state.to_json() == final
