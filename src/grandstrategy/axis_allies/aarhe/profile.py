@@ -3,8 +3,10 @@
 It overrides the base game's hooks, never its engine: the sequence of play (team turns, the
 eight phases, :mod:`.turns`), prices and income (:mod:`.economy`), the map's changes
 (:mod:`.world`), research by progress boxes, diplomacy and the victory modes, and the movement
-limits of Stalinist xenophobia, Axis non-cooperation and terrain. Combat is still the base
-game's until the variant's combat (:mod:`.combat`) is wired in through the battle hooks.
+limits of Stalinist xenophobia, Axis non-cooperation and terrain. Every ``fight`` is the
+variant's combat (:mod:`.combat`, through the ``battle_machine`` hook): its land and naval cycles,
+the two-hit units and their repair at the start of a turn, retreats settled when the combat
+phase ends.
 Rules are cited by the variant document's line (``S3:L206``).
 """
 
@@ -14,10 +16,14 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from grandstrategy.axis_allies.aarhe import economy, goals, lendlease, turns
+from grandstrategy.axis_allies.aarhe.combat import AarheBattles
+from grandstrategy.axis_allies.aarhe.combat.special import settle_retreats
+from grandstrategy.axis_allies.aarhe.combat.tables import with_variant_hits
 from grandstrategy.axis_allies.aarhe.tables import Tables, load_tables
 from grandstrategy.axis_allies.aarhe.world import variant_module
 from grandstrategy.axis_allies.game.board import split
-from grandstrategy.axis_allies.game.profile import Profile
+from grandstrategy.axis_allies.game.combat import Combat
+from grandstrategy.axis_allies.game.profile import BattleMachine, Profile
 from grandstrategy.axis_allies.module.world import MapModule
 from grandstrategy.core.graph import bfs_distances
 
@@ -26,6 +32,37 @@ if TYPE_CHECKING:
     from grandstrategy.axis_allies.game.engine import AAGame
 
 VICTORY_MODES = ("city", "total", "economic")
+
+
+class CountedBattles(AarheBattles):
+    """The variant's battle machine, also counting each land battle's combat cycles against the
+    territory (production interruption, S3:L216, :func:`.turns.count_cycles`): after every step
+    the battle's ``round`` follows the machine's ``cycle``."""
+
+    def open(self, game: Combat, where: str) -> None:
+        super().open(game, where)
+        self._count(game, game.d["battle"])
+
+    def choose(self, game: Combat, option: str) -> None:
+        battle = game.d["battle"]
+        super().choose(game, option)
+        self._count(game, battle)
+
+    def apply_die(self, game: Combat, face: int) -> None:
+        battle = game.d["battle"]
+        super().apply_die(game, face)
+        self._count(game, battle)
+
+    @staticmethod
+    def _count(game: Combat, battle: dict[str, Any] | None) -> None:
+        if battle is None or "kind" in battle:
+            return  # special combats (strait fire, transit, ...) are no battle for a territory
+        battle["round"] = max(int(battle["round"]), int(battle["cycle"]))
+        turns.count_cycles(game, battle)  # type: ignore[arg-type]
+
+
+BATTLES = CountedBattles()
+"""The variant's one battle machine object (it holds no state)."""
 
 
 class AarheProfile(Profile):
@@ -44,6 +81,7 @@ class AarheProfile(Profile):
     def __init__(self, module: MapModule) -> None:
         self.tables: Tables = load_tables(module)
         super().__init__(variant_module(module, None))
+        self.stats = with_variant_hits(self.stats)  # two-hit carriers (S3:L244, L248)
         self.points = economy.city_points(self.tables)
         self.extreme = frozenset(n.territory for n in self.tables.diplomacy.neutrals if n.extreme)
         self.overflight = next(t.at for t in self.tables.diplomacy.thresholds if t.id == "overflight")
@@ -157,6 +195,8 @@ class AarheProfile(Profile):
         elif phase == "diplomacy":
             turns.end_nation_turn(game, self.tables)
         else:
+            if phase == "combat":
+                settle_retreats(game)  # S3:L222, L226: retreats into lost places are lost
             game.d["phase"] = turns.PHASES[turns.PHASES.index(phase) + 1]
         return True
 
@@ -220,6 +260,38 @@ class AarheProfile(Profile):
 
     def aside_units(self, game: AAGame) -> Iterable[tuple[str, str, int]]:
         return turns.aside_units(game)
+
+    # ---- combat ----------------------------------------------------------------------------
+
+    def battle_machine(self) -> BattleMachine:
+        """Every battle is the variant's: land and naval cycles (S3:L220-L230)."""
+        return BATTLES
+
+    def battle_policy(self, game: AAGame, seat: str, options: list[str]) -> str | None:
+        """The heuristic bot in the variant's battles: the documented default choices of the
+        variant's odds (:func:`.combat.odds.default_policy`: aim at the costliest, screen the
+        costliest, damage before losing, lose the cheapest), except that an attacker retreats to
+        the first place offered once the base game's exact odds of the battle as it stands (an
+        approximation of the variant's cycle) fall below the base policy's ``PRESS``."""
+        from grandstrategy.axis_allies.aarhe.combat.odds import default_policy
+        from grandstrategy.axis_allies.game.advice import attacker_chances, battle_at
+        from grandstrategy.axis_allies.game.policy import PRESS
+
+        retreats = [o for o in options if o.startswith("retreat to ")]
+        if "press attack" in options and retreats:
+            setup = battle_at(game, game.d["battle"]["where"], opened=True)
+            if setup is not None and attacker_chances(setup)[0] < PRESS:
+                return retreats[0]
+        return default_policy(game, options)
+
+    def victory_city(self, territory: str) -> bool:
+        """Whether ``territory`` is one of the variant's victory cities (repair, S3:L244)."""
+        return territory in self.points
+
+    def repairs_at_end_of_turn(self) -> bool:
+        """Two-hit units are repaired at the start of a turn, near a friendly IC or VC
+        (S3:L244, L248; :func:`.turns.begin_turn`), not at the end as Revised."""
+        return False
 
     # ---- movement limits ------------------------------------------------------------------
 

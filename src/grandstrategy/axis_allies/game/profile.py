@@ -208,6 +208,11 @@ class Profile:
         battle of :mod:`.combat` (Revised); the Historical Edition returns its own."""
         return None
 
+    def battle_policy(self, game: AAGame, seat: str, options: list[str]) -> str | None:
+        """The heuristic bot's choice in an open battle of the variant's own machine; None: the
+        base policy's (:mod:`.policy`), which reads the base battle's options."""
+        return None
+
     def aa_hit(self) -> int:
         """An AA gun hits an attacking aircraft on this roll or lower (Revised: a 1)."""
         return 1

@@ -1,0 +1,94 @@
+"""The variant's combat wired into the variant's game: a ``fight`` in aa-aarhe runs the
+Historical Edition's cycle (S3:L218-224), its two-hit units repair at the start of a turn
+(S3:L244, L248), retreats settle when the combat phase ends (S3:L222, L226), and the heuristic
+bot's policy reads the variant's battle options."""
+
+from __future__ import annotations
+
+from tests.axis_allies.aarhe.helpers import at, fresh
+from tests.axis_allies.game_helpers import choose, options, put, roll
+
+from grandstrategy.axis_allies.aarhe import turns
+from grandstrategy.axis_allies.game.engine import AAGame, key
+from grandstrategy.axis_allies.game.invariants import problems
+from grandstrategy.axis_allies.game.policy import choose as policy_choose
+
+
+def _attack_caucasus() -> AAGame:
+    """Germany's second half of the turn: a fighter and 2 infantry against a fighter, an
+    infantry and an ID (plus the victory city's built-in ID) in the Caucasus."""
+    game = fresh()
+    at(game, "germans", "combat-move")
+    game.d["aarhe"]["queue"] = [["germans", "second"]]
+    put(game, "ukraine-ssr", ("germans", "fighter", 1), ("germans", "infantry", 2))
+    put(game, "caucasus", ("russians", "fighter", 1), ("russians", "infantry", 1), ("russians", "aagun", 1))
+    choose(game, "germans", "move 1 fighter ukraine-ssr -> caucasus")
+    choose(game, "germans", "move 2 infantry ukraine-ssr -> caucasus")
+    choose(game, "germans", "done")
+    assert (game.power, game.d["phase"], options(game)) == ("germans", "combat", ["fight caucasus"])
+    return game
+
+
+def test_a_fight_in_the_variant_runs_its_land_cycle_and_counts_the_cycle() -> None:
+    # S3:L244-246: the IDs search first; S3:L218-220: with aircraft on both sides they dogfight;
+    # then the main fire at the variant's values; S3:L216: the cycle counts for interruption
+    game = _attack_caucasus()
+    choose(game, "germans", "fight caucasus")
+    assert game.d["battle"]["machine"] == "aarhe"
+    assert roll(game, 6, 6, 1, 6) == [
+        *["caucasus: ID searches for a germans fighter, detects on 1 or less"] * 2,
+        "caucasus: germans fighter dogfights, hits on 2 or less",
+        "caucasus: defence fighter dogfights, hits on 3 or less",
+    ]
+    assert key("russians", "fighter", 4) not in game.units("caucasus")  # the dogfight hit
+    assert roll(game, 1, 6, 6) == [
+        *["caucasus: germans infantry hits on 1 or less"] * 2,
+        "caucasus: defence infantry hits on 2 or less",
+    ]
+    assert game.d["battle"] is None and game.owner("caucasus") == "germans"
+    assert game.d["aarhe"]["cycles"] == {"caucasus": 1}
+    assert game.d["phase"] == "noncombat-move" and not problems(game)
+
+
+def test_the_heuristic_policy_answers_the_variants_battle_questions() -> None:
+    # the bot fights the variant's battle to its end on its own options (no base-battle stage)
+    game = _attack_caucasus()
+    choose(game, "germans", "fight caucasus")
+    faces = iter([6, 6, 6, 6, 1, 1, 6] + [6] * 200)
+    while game.d["battle"] is not None:
+        who = game.to_act()
+        if isinstance(who, str):
+            choose(game, who, policy_choose(game, who, options(game)))
+        else:
+            roll(game, next(faces))
+    assert game.owner("caucasus") == "germans" and not problems(game)
+
+
+def test_a_damaged_battleship_and_carrier_are_repaired_when_their_turn_begins() -> None:
+    # S3:L244, L248: two-hit ships next to a friendly IC stand upright at the start of the turn;
+    # the variant's profile gives carriers two hits, so a damaged carrier breaks no invariant
+    game = fresh()
+    assert game.stats["carrier"].hit_points == 2 and not game.profile.repairs_at_end_of_turn()
+    put(game, "sz-5", ("germans", "battleship", 1))
+    game.add("sz-5", key("germans", "carrier", 2, 1))
+    game.add("sz-5", key("germans", "battleship", 2, 1))
+    game.add("sz-5", key("germans", "battleship", 2, 0), -1)
+    assert not problems(game)
+    turns.begin_turn(game, "germans")
+    assert game.units("sz-5") == {key("germans", "battleship", 2, 0): 1, key("germans", "carrier", 2, 0): 1}
+    assert "damaged units repaired at sz-5" in game.d["log"][-1]
+
+
+def test_a_retreat_into_a_place_lost_meanwhile_is_lost_when_combat_ends() -> None:
+    # S3:L222, L226: units that retreated into a territory their side no longer holds are lost
+    # once the combat phase is over
+    game = fresh()
+    at(game, "germans", "combat-move")
+    game.d["aarhe"]["queue"] = [["germans", "second"]]
+    put(game, "ukraine-ssr", ("russians", "infantry", 2))
+    game.d["owner"]["ukraine-ssr"] = "germans"
+    game.d["aarhe_retreats"] = [["ukraine-ssr", key("russians", "infantry", 1), 2]]
+    choose(game, "germans", "done")  # no battles: the combat phase ends at once
+    assert game.d["phase"] == "noncombat-move"
+    assert game.units("ukraine-ssr") == {}
+    assert "aarhe_retreats" not in game.d
