@@ -9,6 +9,7 @@ from tests.axis_allies.aarhe.helpers import at, fresh
 from tests.axis_allies.game_helpers import choose, options, put, roll
 
 from grandstrategy.axis_allies.aarhe import turns
+from grandstrategy.axis_allies.game.board import split
 from grandstrategy.axis_allies.game.engine import AAGame, key
 from grandstrategy.axis_allies.game.invariants import problems
 from grandstrategy.axis_allies.game.policy import choose as policy_choose
@@ -92,3 +93,31 @@ def test_a_retreat_into_a_place_lost_meanwhile_is_lost_when_combat_ends() -> Non
     assert game.d["phase"] == "noncombat-move"
     assert game.units("ukraine-ssr") == {}
     assert "aarhe_retreats" not in game.d
+
+
+def test_ships_passing_a_held_strait_draw_its_fire_once_per_move_phase() -> None:
+    # S3:L232: Germany holds the strait between sea zones 5 and 6: 2 dice at passing ships, hit
+    # on 3 or less, once per territory and move phase; submarines are never fired at
+    game = fresh()
+    at(game, "british", "combat-move")
+    put(game, "sz-5")
+    put(game, "sz-6", ("british", "destroyer", 2), ("british", "submarine", 1))
+    choose(game, "british", "move 1 submarine sz-6 -> sz-5")
+    assert game.d["battle"] is None  # a submarine passes unseen
+    choose(game, "british", "move 1 destroyer sz-6 -> sz-5")
+    assert game.d["battle"]["kind"] == "strait" and game.d["phase"] == "combat-move"
+    labels = roll(game, 3, 4)
+    assert labels == ["sz-5: strait battery fires at a british destroyer, hits on 3 or less"] * 2
+    assert game.d["battle"] is None and not problems(game)
+    assert not any(split(s)[1] == "destroyer" for s in game.units("sz-5"))  # the 3 sank it
+    choose(game, "british", "move 1 destroyer sz-6 -> sz-5")
+    assert game.d["battle"] is None  # Germany's 2 dice of this phase are spent
+    assert game.units("sz-5")[key("british", "destroyer", 1)] == 1
+
+
+def test_a_base_battle_open_in_a_move_phase_is_a_broken_invariant() -> None:
+    # only the special combats (strait fire) may be open during movement
+    game = fresh()
+    at(game, "british", "combat-move")
+    game.d["battle"] = {"machine": "aarhe", "where": "sz-5", "dice": [], "ask": None}
+    assert "a battle is open in phase combat-move" in problems(game)

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from grandstrategy.axis_allies.aarhe import economy, goals, lendlease, turns
 from grandstrategy.axis_allies.aarhe.combat import AarheBattles
-from grandstrategy.axis_allies.aarhe.combat.special import settle_retreats
+from grandstrategy.axis_allies.aarhe.combat.special import open_strait_fire, settle_retreats
+from grandstrategy.axis_allies.aarhe.combat.tables import tables as combat_tables
 from grandstrategy.axis_allies.aarhe.combat.tables import with_variant_hits
 from grandstrategy.axis_allies.aarhe.tables import Tables, load_tables
 from grandstrategy.axis_allies.aarhe.world import variant_module
@@ -73,7 +74,10 @@ class AarheProfile(Profile):
     default_max_rounds = 12
 
     phases = turns.PHASES
-    dice_phases = ("combat", "research", "diplomacy", "income")
+    dice_phases = ("combat", "research", "diplomacy", "income", "combat-move", "noncombat-move")
+    """Strait fire opens a short battle in the move phases (S3:L232); :meth:`problems` allows only
+    such special combats there."""
+    move_phases = ("combat-move", "noncombat-move")
     holding_phases = ("purchase", "income", "combat-move", "combat", "noncombat-move", "mobilize")
     technologies = ()  # research goes by progress boxes, not the base game's dice (S3:L240)
     research_cost = 5
@@ -169,6 +173,7 @@ class AarheProfile(Profile):
             turns.stop_in_terrain(game, self.tables, words[2], words[5])
             if game.stats[words[2]].transport_capacity:
                 lendlease.follow(game, words[3], words[5])
+            self.queue_strait_fire(game, words[2], words[3], words[5])
         else:
             return False
         return True
@@ -201,6 +206,13 @@ class AarheProfile(Profile):
         return True
 
     def settle_step(self, game: AAGame) -> bool | None:
+        pending = game.d["aarhe_turn"].get("strait_queue")
+        if pending:  # S3:L232: each battery's fire is its own short battle, one at a time
+            territory, zone, unit = pending.pop(0)
+            ships = [s for s, _ in game.stacks(zone) if split(s)[:2] == (game.power, unit)]
+            if ships:
+                open_strait_fire(game, territory, zone, ships)
+            return True
         self.note_captures(game)
         lendlease.sink_unescorted(game, self.tables)
         phase = game.d["phase"]
@@ -256,7 +268,31 @@ class AarheProfile(Profile):
         return turns.waiting_battles(game)
 
     def problems(self, game: AAGame) -> list[str]:
-        return turns.problems(game, self.tables)
+        found = turns.problems(game, self.tables)
+        battle = game.d["battle"]
+        if battle is not None and game.d["phase"] in self.move_phases and "kind" not in battle:
+            found.append(f"a battle is open in phase {game.d['phase']}")
+        return found
+
+    def queue_strait_fire(self, game: AAGame, unit: str, origin: str, target: str) -> None:
+        """Hostile ships (never submarines) moving between a strait's two sea zones draw 2 dice
+        from each territory of the strait held by the other side, once per territory and move
+        phase (S3:L232); the fire is queued and opened by :meth:`settle_step`. The holder's dice
+        aim at the mover's ship types now in ``target`` (a ship of that type already there may
+        take the hit, AH-W1)."""
+        if not (game.is_sea(origin) and game.is_sea(target)) or game.stats[unit].sub:
+            return
+        records = game.d["aarhe_turn"]
+        fired = records.setdefault("straits", [])
+        for territory, zones in combat_tables().straits:
+            holder = game.owner(territory)
+            tag = f"{game.d['phase']} {territory}"
+            if {origin, target} != set(zones) or tag in fired:
+                continue
+            if holder is None or game.friendly(game.power, holder):
+                continue
+            fired.append(tag)
+            records.setdefault("strait_queue", []).append([territory, target, unit])
 
     def aside_units(self, game: AAGame) -> Iterable[tuple[str, str, int]]:
         return turns.aside_units(game)
