@@ -15,9 +15,10 @@ from grandstrategy.axis_allies.game.invariants import problems
 from grandstrategy.axis_allies.game.policy import choose as policy_choose
 
 
-def _attack_caucasus() -> AAGame:
+def _attack_caucasus(support: str = "done") -> AAGame:
     """Germany's second half of the turn: a fighter and 2 infantry against a fighter, an
-    infantry and an ID (plus the victory city's built-in ID) in the Caucasus."""
+    infantry and an ID (plus the victory city's built-in ID) in the Caucasus; Moscow's fighter
+    next door may support its defence (``support``: the Soviet answer)."""
     game = fresh()
     at(game, "germans", "combat-move")
     game.d["aarhe"]["queue"] = [["germans", "second"]]
@@ -26,6 +27,9 @@ def _attack_caucasus() -> AAGame:
     choose(game, "germans", "move 1 fighter ukraine-ssr -> caucasus")
     choose(game, "germans", "move 2 infantry ukraine-ssr -> caucasus")
     choose(game, "germans", "done")
+    # S3:L230: before any combat the defence may declare Defensive Air Support
+    assert options(game) == ["support caucasus with 1 fighter from russia", "done"]
+    choose(game, "russians", support)
     assert (game.power, game.d["phase"], options(game)) == ("germans", "combat", ["fight caucasus"])
     return game
 
@@ -121,3 +125,21 @@ def test_a_base_battle_open_in_a_move_phase_is_a_broken_invariant() -> None:
     at(game, "british", "combat-move")
     game.d["battle"] = {"machine": "aarhe", "where": "sz-5", "dice": [], "ask": None}
     assert "a battle is open in phase combat-move" in problems(game)
+
+
+def test_declared_defensive_air_support_joins_from_the_second_cycle_and_flies_home() -> None:
+    # S3:L230: declared before combat; fights from the 2nd cycle; returns to its origin
+    game = _attack_caucasus("support caucasus with 1 fighter from russia")
+    fighter = key("russians", "fighter", 4)
+    assert game.units("russia")[fighter] == 1  # it stays home during the first cycle
+    choose(game, "germans", "fight caucasus")
+    first = roll(game, 6, 6, 6, 6, 6, 6, 6)
+    assert first.count("caucasus: defence fighter dogfights, hits on 3 or less") == 1
+    choose(game, "germans", "press attack")
+    choose(game, "russians", "hold")
+    assert game.units("caucasus")[fighter] == 2 and fighter not in game.units("russia")
+    second = roll(game, 6, 6, 6, 6, 6, 6, 6, 6)
+    assert second.count("caucasus: defence fighter dogfights, hits on 3 or less") == 2
+    choose(game, "germans", "retreat to ukraine-ssr")
+    assert game.d["battle"] is None and not problems(game)
+    assert game.units("russia")[fighter] == 1 and game.units("caucasus")[fighter] == 1

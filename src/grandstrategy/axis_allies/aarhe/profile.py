@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from grandstrategy.axis_allies.aarhe import economy, goals, lendlease, turns
+from grandstrategy.axis_allies.aarhe import economy, goals, lendlease, support, turns
 from grandstrategy.axis_allies.aarhe.combat import AarheBattles
 from grandstrategy.axis_allies.aarhe.combat.special import open_strait_fire, settle_retreats
 from grandstrategy.axis_allies.aarhe.combat.tables import tables as combat_tables
@@ -46,6 +46,9 @@ class CountedBattles(AarheBattles):
 
     def choose(self, game: Combat, option: str) -> None:
         battle = game.d["battle"]
+        if battle.get("kind") == support.KIND:
+            support.answer(game, option)  # Defensive Air Support declarations (S3:L230)
+            return
         super().choose(game, option)
         self._count(game, battle)
 
@@ -202,6 +205,7 @@ class AarheProfile(Profile):
         else:
             if phase == "combat":
                 settle_retreats(game)  # S3:L222, L226: retreats into lost places are lost
+                game.d.pop("aarhe_support", None)  # missions to places never fought over end
             game.d["phase"] = turns.PHASES[turns.PHASES.index(phase) + 1]
         return True
 
@@ -212,6 +216,11 @@ class AarheProfile(Profile):
             ships = [s for s, _ in game.stacks(zone) if split(s)[:2] == (game.power, unit)]
             if ships:
                 open_strait_fire(game, territory, zone, ships)
+            return True
+        records = game.d["aarhe_turn"]
+        if game.d["phase"] == "combat" and game.d["battles"] and not records.get("support_asked"):
+            records["support_asked"] = True  # S3:L230: declared before any combat is resolved
+            support.open_declarations(game)
             return True
         self.note_captures(game)
         lendlease.sink_unescorted(game, self.tables)
@@ -313,6 +322,9 @@ class AarheProfile(Profile):
         from grandstrategy.axis_allies.game.advice import attacker_chances, battle_at
         from grandstrategy.axis_allies.game.policy import PRESS
 
+        if game.d["battle"].get("kind") == support.KIND:  # support a land battle, never a fleet
+            land = [o for o in options if o.startswith("support ") and not game.is_sea(o.split()[1])]
+            return land[0] if land else "done"
         retreats = [o for o in options if o.startswith("retreat to ")]
         if "press attack" in options and retreats:
             setup = battle_at(game, game.d["battle"]["where"], opened=True)
