@@ -9,6 +9,7 @@ from tests.axis_allies.aarhe.helpers import at, fresh
 from tests.axis_allies.game_helpers import choose, options, put, roll
 
 from grandstrategy.axis_allies.aarhe import turns
+from grandstrategy.axis_allies.aarhe.overflight import intercepting_place
 from grandstrategy.axis_allies.game.board import split
 from grandstrategy.axis_allies.game.engine import AAGame, key
 from grandstrategy.axis_allies.game.invariants import problems
@@ -143,3 +144,36 @@ def test_declared_defensive_air_support_joins_from_the_second_cycle_and_flies_ho
     choose(game, "germans", "retreat to ukraine-ssr")
     assert game.d["battle"] is None and not problems(game)
     assert game.units("russia")[fighter] == 1 and game.units("caucasus")[fighter] == 1
+
+
+def test_a_flight_over_enemy_fighters_is_intercepted_and_the_survivors_fly_on() -> None:
+    # S3:L216: in combat move, enemy fighters in a territory flown over act as IDs against the
+    # flight (search, then 1 destroys, 2 turns back); the flight takes a path past them if any
+    game = fresh()
+    at(game, "germans", "combat-move")
+    put(game, "belorussia", ("germans", "fighter", 2), ("germans", "infantry", 1))
+    put(game, "west-russia", ("russians", "fighter", 1), ("russians", "infantry", 1))
+    assert intercepting_place(game, "belorussia", "russia") == "west-russia"  # the only way
+    assert intercepting_place(game, "belorussia", "caucasus") is None  # past Ukraine instead
+    choose(game, "germans", "move 2 fighter belorussia -> russia")
+    assert game.d["battle"]["kind"] == "overflight"
+    assert roll(game, 1, 1) == [
+        "west-russia: ID searches for a germans fighter, detects on 1 or less",
+        "west-russia: ID fires at a germans fighter: 1 hits, 2 forces a retreat",
+    ]
+    assert game.d["battle"] is None and not problems(game)
+    assert game.units("russia")[key("germans", "fighter", 2)] == 1  # the survivor arrived
+    assert not any(split(s)[1] == "fighter" for s in game.units("belorussia"))
+    assert game.d["battles"] == ["russia"]
+
+
+def test_an_intercepted_fighter_turned_back_stays_at_its_origin_without_moves() -> None:
+    game = fresh()
+    at(game, "germans", "combat-move")
+    put(game, "belorussia", ("germans", "fighter", 1), ("germans", "infantry", 1))
+    put(game, "west-russia", ("russians", "fighter", 1), ("russians", "infantry", 1))
+    choose(game, "germans", "move 1 fighter belorussia -> russia")
+    roll(game, 1, 2)  # detected, then a 2: turned back
+    assert game.d["battle"] is None and not problems(game)
+    assert game.units("belorussia")[key("germans", "fighter", 0)] == 1
+    assert "russia" not in game.d["battles"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from grandstrategy.axis_allies.aarhe import economy, goals, lendlease, support, turns
+from grandstrategy.axis_allies.aarhe import economy, goals, lendlease, overflight, support, turns
 from grandstrategy.axis_allies.aarhe.combat import AarheBattles
 from grandstrategy.axis_allies.aarhe.combat.special import open_strait_fire, settle_retreats
 from grandstrategy.axis_allies.aarhe.combat.tables import tables as combat_tables
@@ -78,8 +78,8 @@ class AarheProfile(Profile):
 
     phases = turns.PHASES
     dice_phases = ("combat", "research", "diplomacy", "income", "combat-move", "noncombat-move")
-    """Strait fire opens a short battle in the move phases (S3:L232); :meth:`problems` allows only
-    such special combats there."""
+    """Strait fire (S3:L232) and overflight interception (S3:L216) open a short battle in the move
+    phases; :meth:`problems` allows only such special combats there."""
     move_phases = ("combat-move", "noncombat-move")
     holding_phases = ("purchase", "income", "combat-move", "combat", "noncombat-move", "mobilize")
     technologies = ()  # research goes by progress boxes, not the base game's dice (S3:L240)
@@ -171,6 +171,9 @@ class AarheProfile(Profile):
             lendlease.load(game, int(words[1]), words[3])
         elif phase == "noncombat-move" and words[0] == "deliver":
             lendlease.deliver(game, words[2], words[4])
+        elif words[0] == "move" and phase == "combat-move" and self.stats[words[2]].domain == "air":
+            if not overflight.start(game, int(words[1]), words[2], words[3], words[5]):  # S3:L216
+                game.move(int(words[1]), words[2], words[3], words[5], combat=True)
         elif words[0] == "move" and phase in ("combat-move", "noncombat-move"):
             game.move(int(words[1]), words[2], words[3], words[5], combat=phase == "combat-move")
             turns.stop_in_terrain(game, self.tables, words[2], words[5])
@@ -216,6 +219,8 @@ class AarheProfile(Profile):
             ships = [s for s, _ in game.stacks(zone) if split(s)[:2] == (game.power, unit)]
             if ships:
                 open_strait_fire(game, territory, zone, ships)
+            return True
+        if overflight.finish(game):  # an intercepted flight flies on
             return True
         records = game.d["aarhe_turn"]
         if game.d["phase"] == "combat" and game.d["battles"] and not records.get("support_asked"):
