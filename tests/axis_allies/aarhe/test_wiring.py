@@ -177,3 +177,34 @@ def test_an_intercepted_fighter_turned_back_stays_at_its_origin_without_moves() 
     assert game.d["battle"] is None and not problems(game)
     assert game.units("belorussia")[key("germans", "fighter", 0)] == 1
     assert "russia" not in game.d["battles"]
+
+
+def _sub_into_a_destroyers_zone(face: int) -> AAGame:
+    game = fresh()
+    at(game, "germans", "combat-move")
+    put(game, "sz-5", ("germans", "submarine", 1))
+    put(game, "sz-6", ("british", "destroyer", 1))
+    put(game, "sz-7")
+    choose(game, "germans", "move 1 submarine sz-5 -> sz-6")
+    assert game.d["battle"]["kind"] == "transit"
+    choose(game, "british", "search for a passing submarine")
+    assert roll(game, face) == ["sz-6: hunter seeks a passing submarine, detects on 2 or less"]
+    assert game.d["battle"] is None and not problems(game)
+    return game
+
+
+def test_a_submarine_detected_in_transit_must_stop_and_fight() -> None:
+    # S3:L218: each destroyer may search at -1 (3 - 1 = 2); a detected submarine stops there
+    game = _sub_into_a_destroyers_zone(2)
+    assert game.units("sz-6")[key("germans", "submarine", 0)] == 1
+    assert not [o for o in options(game) if o.startswith("move 1 submarine sz-6")]
+    assert game.d["battles"] == ["sz-6"]
+
+
+def test_an_undetected_submarine_may_move_on_through_the_hostile_zone() -> None:
+    # S3:L218: undetected, it may go on (or stay and fight)
+    game = _sub_into_a_destroyers_zone(3)
+    assert game.units("sz-6")[key("germans", "submarine", 1)] == 1
+    choose(game, "germans", "move 1 submarine sz-6 -> sz-7")
+    assert game.units("sz-7") == {key("germans", "submarine", 0): 1}
+    assert game.d["battles"] == [] and not problems(game)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from grandstrategy.axis_allies.aarhe import economy, goals, lendlease, overflight, support, turns
+from grandstrategy.axis_allies.aarhe import economy, goals, lendlease, overflight, support, transit, turns
 from grandstrategy.axis_allies.aarhe.combat import AarheBattles
 from grandstrategy.axis_allies.aarhe.combat.special import open_strait_fire, settle_retreats
 from grandstrategy.axis_allies.aarhe.combat.tables import tables as combat_tables
@@ -78,8 +78,8 @@ class AarheProfile(Profile):
 
     phases = turns.PHASES
     dice_phases = ("combat", "research", "diplomacy", "income", "combat-move", "noncombat-move")
-    """Strait fire (S3:L232) and overflight interception (S3:L216) open a short battle in the move
-    phases; :meth:`problems` allows only such special combats there."""
+    """Strait fire (S3:L232), overflight interception (S3:L216) and submarine transit (S3:L218)
+    open a short battle in the move phases; :meth:`problems` allows only such special combats."""
     move_phases = ("combat-move", "noncombat-move")
     holding_phases = ("purchase", "income", "combat-move", "combat", "noncombat-move", "mobilize")
     technologies = ()  # research goes by progress boxes, not the base game's dice (S3:L240)
@@ -180,6 +180,8 @@ class AarheProfile(Profile):
             if game.stats[words[2]].transport_capacity:
                 lendlease.follow(game, words[3], words[5])
             self.queue_strait_fire(game, words[2], words[3], words[5])
+            if phase == "combat-move":
+                transit.start(game, words[2], words[5], int(words[1]))  # S3:L218
         else:
             return False
         return True
@@ -220,7 +222,7 @@ class AarheProfile(Profile):
             if ships:
                 open_strait_fire(game, territory, zone, ships)
             return True
-        if overflight.finish(game):  # an intercepted flight flies on
+        if overflight.finish(game) or transit.finish(game):  # a flight flies on; detected subs stop
             return True
         records = game.d["aarhe_turn"]
         if game.d["phase"] == "combat" and game.d["battles"] and not records.get("support_asked"):
@@ -381,6 +383,11 @@ class AarheProfile(Profile):
             return False
         t = self.module.territories[territory]
         return t.type.value == "land" and (t.original_owner == xeno.owner or territory in xeno.also)
+
+    def subs_pass_destroyers(self, game: Board) -> bool:
+        """Submarines may go through hostile sea zones in combat move (S3:L218; the hunters'
+        search is :mod:`.transit`'s); in non-combat move destroyers stop them as in Revised."""
+        return bool(game.d["phase"] == "combat-move")
 
     def may_enter(self, game: Board, unit: str, origin: str, target: str, *, combat: bool) -> bool:
         power = game.power

@@ -321,6 +321,11 @@ class Profile:
         but the impassable neutrals)."""
         return not self.module.territories[territory].impassable
 
+    def subs_pass_destroyers(self, game: Board) -> bool:
+        """Whether the power on move's submarines may move on through a sea zone with an enemy
+        destroyer (Revised: no, a destroyer stops them)."""
+        return False
+
     def may_enter(self, game: Board, unit: str, origin: str, target: str, *, combat: bool) -> bool:
         """Whether the power on move may move a ``unit`` from ``origin`` to ``target`` beyond the
         base game's rules (a variant's map or alliance limits). Revised: always."""
