@@ -38,6 +38,7 @@ WATCHED = (
     "court",
     "lend-lease",
     "deliver",
+    "support",
 )
 MAX_STEPS = 100_000
 """Decisions after which a game is declared stuck (the engine or the random choices loop)."""

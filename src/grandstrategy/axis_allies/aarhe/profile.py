@@ -3,8 +3,10 @@
 It overrides the base game's hooks, never its engine: the sequence of play (team turns, the
 eight phases, :mod:`.turns`), prices and income (:mod:`.economy`), the map's changes
 (:mod:`.world`), research by progress boxes, diplomacy and the victory modes, and the movement
-limits of Stalinist xenophobia, Axis non-cooperation and terrain. Combat is still the base
-game's until the variant's combat (:mod:`.combat`) is wired in through the battle hooks.
+limits of Stalinist xenophobia, Axis non-cooperation and terrain. Every ``fight`` is the
+variant's combat (:mod:`.combat`, through the ``battle_machine`` hook): its land and naval cycles,
+the two-hit units and their repair at the start of a turn, retreats settled when the combat
+phase ends.
 Rules are cited by the variant document's line (``S3:L206``).
 """
 
@@ -13,11 +15,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from grandstrategy.axis_allies.aarhe import economy, goals, lendlease, turns
+from grandstrategy.axis_allies.aarhe import economy, goals, lendlease, overflight, support, transit, turns
+from grandstrategy.axis_allies.aarhe.combat import AarheBattles
+from grandstrategy.axis_allies.aarhe.combat.special import open_strait_fire, settle_retreats
+from grandstrategy.axis_allies.aarhe.combat.tables import tables as combat_tables
+from grandstrategy.axis_allies.aarhe.combat.tables import with_variant_hits
 from grandstrategy.axis_allies.aarhe.tables import Tables, load_tables
 from grandstrategy.axis_allies.aarhe.world import variant_module
 from grandstrategy.axis_allies.game.board import split
-from grandstrategy.axis_allies.game.profile import Profile
+from grandstrategy.axis_allies.game.combat import Combat
+from grandstrategy.axis_allies.game.profile import BattleMachine, Profile
 from grandstrategy.axis_allies.module.world import MapModule
 from grandstrategy.core.graph import bfs_distances
 
@@ -28,6 +35,40 @@ if TYPE_CHECKING:
 VICTORY_MODES = ("city", "total", "economic")
 
 
+class CountedBattles(AarheBattles):
+    """The variant's battle machine, also counting each land battle's combat cycles against the
+    territory (production interruption, S3:L216, :func:`.turns.count_cycles`): after every step
+    the battle's ``round`` follows the machine's ``cycle``."""
+
+    def open(self, game: Combat, where: str) -> None:
+        super().open(game, where)
+        self._count(game, game.d["battle"])
+
+    def choose(self, game: Combat, option: str) -> None:
+        battle = game.d["battle"]
+        if battle.get("kind") == support.KIND:
+            support.answer(game, option)  # Defensive Air Support declarations (S3:L230)
+            return
+        super().choose(game, option)
+        self._count(game, battle)
+
+    def apply_die(self, game: Combat, face: int) -> None:
+        battle = game.d["battle"]
+        super().apply_die(game, face)
+        self._count(game, battle)
+
+    @staticmethod
+    def _count(game: Combat, battle: dict[str, Any] | None) -> None:
+        if battle is None or "kind" in battle:
+            return  # special combats (strait fire, transit, ...) are no battle for a territory
+        battle["round"] = max(int(battle["round"]), int(battle["cycle"]))
+        turns.count_cycles(game, battle)  # type: ignore[arg-type]
+
+
+BATTLES = CountedBattles()
+"""The variant's one battle machine object (it holds no state)."""
+
+
 class AarheProfile(Profile):
     """Axis & Allies Revised: Historical Edition (the seed's LHTR 1.3 revision), Italy off."""
 
@@ -36,7 +77,10 @@ class AarheProfile(Profile):
     default_max_rounds = 12
 
     phases = turns.PHASES
-    dice_phases = ("combat", "research", "diplomacy", "income")
+    dice_phases = ("combat", "research", "diplomacy", "income", "combat-move", "noncombat-move")
+    """Strait fire (S3:L232), overflight interception (S3:L216) and submarine transit (S3:L218)
+    open a short battle in the move phases; :meth:`problems` allows only such special combats."""
+    move_phases = ("combat-move", "noncombat-move")
     holding_phases = ("purchase", "income", "combat-move", "combat", "noncombat-move", "mobilize")
     technologies = ()  # research goes by progress boxes, not the base game's dice (S3:L240)
     research_cost = 5
@@ -44,6 +88,7 @@ class AarheProfile(Profile):
     def __init__(self, module: MapModule) -> None:
         self.tables: Tables = load_tables(module)
         super().__init__(variant_module(module, None))
+        self.stats = with_variant_hits(self.stats)  # two-hit carriers (S3:L244, L248)
         self.points = economy.city_points(self.tables)
         self.extreme = frozenset(n.territory for n in self.tables.diplomacy.neutrals if n.extreme)
         self.overflight = next(t.at for t in self.tables.diplomacy.thresholds if t.id == "overflight")
@@ -126,11 +171,17 @@ class AarheProfile(Profile):
             lendlease.load(game, int(words[1]), words[3])
         elif phase == "noncombat-move" and words[0] == "deliver":
             lendlease.deliver(game, words[2], words[4])
+        elif words[0] == "move" and phase == "combat-move" and self.stats[words[2]].domain == "air":
+            if not overflight.start(game, int(words[1]), words[2], words[3], words[5]):  # S3:L216
+                game.move(int(words[1]), words[2], words[3], words[5], combat=True)
         elif words[0] == "move" and phase in ("combat-move", "noncombat-move"):
             game.move(int(words[1]), words[2], words[3], words[5], combat=phase == "combat-move")
             turns.stop_in_terrain(game, self.tables, words[2], words[5])
             if game.stats[words[2]].transport_capacity:
                 lendlease.follow(game, words[3], words[5])
+            self.queue_strait_fire(game, words[2], words[3], words[5])
+            if phase == "combat-move":
+                transit.start(game, words[2], words[5], int(words[1]))  # S3:L218
         else:
             return False
         return True
@@ -157,10 +208,27 @@ class AarheProfile(Profile):
         elif phase == "diplomacy":
             turns.end_nation_turn(game, self.tables)
         else:
+            if phase == "combat":
+                settle_retreats(game)  # S3:L222, L226: retreats into lost places are lost
+                game.d.pop("aarhe_support", None)  # missions to places never fought over end
             game.d["phase"] = turns.PHASES[turns.PHASES.index(phase) + 1]
         return True
 
     def settle_step(self, game: AAGame) -> bool | None:
+        pending = game.d["aarhe_turn"].get("strait_queue")
+        if pending:  # S3:L232: each battery's fire is its own short battle, one at a time
+            territory, zone, unit = pending.pop(0)
+            ships = [s for s, _ in game.stacks(zone) if split(s)[:2] == (game.power, unit)]
+            if ships:
+                open_strait_fire(game, territory, zone, ships)
+            return True
+        if overflight.finish(game) or transit.finish(game):  # a flight flies on; detected subs stop
+            return True
+        records = game.d["aarhe_turn"]
+        if game.d["phase"] == "combat" and game.d["battles"] and not records.get("support_asked"):
+            records["support_asked"] = True  # S3:L230: declared before any combat is resolved
+            support.open_declarations(game)
+            return True
         self.note_captures(game)
         lendlease.sink_unescorted(game, self.tables)
         phase = game.d["phase"]
@@ -216,10 +284,69 @@ class AarheProfile(Profile):
         return turns.waiting_battles(game)
 
     def problems(self, game: AAGame) -> list[str]:
-        return turns.problems(game, self.tables)
+        found = turns.problems(game, self.tables)
+        battle = game.d["battle"]
+        if battle is not None and game.d["phase"] in self.move_phases and "kind" not in battle:
+            found.append(f"a battle is open in phase {game.d['phase']}")
+        return found
+
+    def queue_strait_fire(self, game: AAGame, unit: str, origin: str, target: str) -> None:
+        """Hostile ships (never submarines) moving between a strait's two sea zones draw 2 dice
+        from each territory of the strait held by the other side, once per territory and move
+        phase (S3:L232); the fire is queued and opened by :meth:`settle_step`. The holder's dice
+        aim at the mover's ship types now in ``target`` (a ship of that type already there may
+        take the hit, AH-W1)."""
+        if not (game.is_sea(origin) and game.is_sea(target)) or game.stats[unit].sub:
+            return
+        records = game.d["aarhe_turn"]
+        fired = records.setdefault("straits", [])
+        for territory, zones in combat_tables().straits:
+            holder = game.owner(territory)
+            tag = f"{game.d['phase']} {territory}"
+            if {origin, target} != set(zones) or tag in fired:
+                continue
+            if holder is None or game.friendly(game.power, holder):
+                continue
+            fired.append(tag)
+            records.setdefault("strait_queue", []).append([territory, target, unit])
 
     def aside_units(self, game: AAGame) -> Iterable[tuple[str, str, int]]:
         return turns.aside_units(game)
+
+    # ---- combat ----------------------------------------------------------------------------
+
+    def battle_machine(self) -> BattleMachine:
+        """Every battle is the variant's: land and naval cycles (S3:L220-L230)."""
+        return BATTLES
+
+    def battle_policy(self, game: AAGame, seat: str, options: list[str]) -> str | None:
+        """The heuristic bot in the variant's battles: the documented default choices of the
+        variant's odds (:func:`.combat.odds.default_policy`: aim at the costliest, screen the
+        costliest, damage before losing, lose the cheapest), except that an attacker retreats to
+        the first place offered once the base game's exact odds of the battle as it stands (an
+        approximation of the variant's cycle) fall below the base policy's ``PRESS``."""
+        from grandstrategy.axis_allies.aarhe.combat.odds import default_policy
+        from grandstrategy.axis_allies.game.advice import attacker_chances, battle_at
+        from grandstrategy.axis_allies.game.policy import PRESS
+
+        if game.d["battle"].get("kind") == support.KIND:  # support a land battle, never a fleet
+            land = [o for o in options if o.startswith("support ") and not game.is_sea(o.split()[1])]
+            return land[0] if land else "done"
+        retreats = [o for o in options if o.startswith("retreat to ")]
+        if "press attack" in options and retreats:
+            setup = battle_at(game, game.d["battle"]["where"], opened=True)
+            if setup is not None and attacker_chances(setup)[0] < PRESS:
+                return retreats[0]
+        return default_policy(game, options)
+
+    def victory_city(self, territory: str) -> bool:
+        """Whether ``territory`` is one of the variant's victory cities (repair, S3:L244)."""
+        return territory in self.points
+
+    def repairs_at_end_of_turn(self) -> bool:
+        """Two-hit units are repaired at the start of a turn, near a friendly IC or VC
+        (S3:L244, L248; :func:`.turns.begin_turn`), not at the end as Revised."""
+        return False
 
     # ---- movement limits ------------------------------------------------------------------
 
@@ -256,6 +383,11 @@ class AarheProfile(Profile):
             return False
         t = self.module.territories[territory]
         return t.type.value == "land" and (t.original_owner == xeno.owner or territory in xeno.also)
+
+    def subs_pass_destroyers(self, game: Board) -> bool:
+        """Submarines may go through hostile sea zones in combat move (S3:L218; the hunters'
+        search is :mod:`.transit`'s); in non-combat move destroyers stop them as in Revised."""
+        return bool(game.d["phase"] == "combat-move")
 
     def may_enter(self, game: Board, unit: str, origin: str, target: str, *, combat: bool) -> bool:
         power = game.power

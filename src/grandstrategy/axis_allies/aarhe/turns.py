@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from grandstrategy.axis_allies.aarhe import economy, goals, lendlease
+from grandstrategy.axis_allies.aarhe.combat.repair import repair
 from grandstrategy.axis_allies.aarhe.tables import Tables
 from grandstrategy.axis_allies.game.board import key, split
 
@@ -167,6 +168,14 @@ def begin_turn(game: AAGame, power: str) -> None:
     game.start_turn()
     game.d["phase"] = "purchase"
     game.d["purchased"], game.d["battles"], game.d["raids"] = {}, [], {}
+    # S3:L244, L248: two-hit units near a friendly IC or VC stand upright again at the start of
+    # their owner's turn; heavy tanks at the start of an enemy's turn too
+    fixed = repair(game, power)
+    for other in game.order:
+        if not game.friendly(power, other):
+            fixed += repair(game, other, ships=False)
+    if fixed:
+        game.log("damaged units repaired at " + ", ".join(sorted(set(fixed))))
     capital = game.module.capital_of(power)
     game.d["aarhe_turn"] = {
         "recruits": {},

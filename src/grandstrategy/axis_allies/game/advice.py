@@ -147,7 +147,7 @@ def option_odds(game: AAGame, seat: str, option: str) -> float | None:
         if option == "press attack":
             setup = battle_at(game, where, opened=True)
             return None if setup is None else attacker_chances(setup)[0]
-        if words[0] in ("lose", "damage") and len(words) == 3:
+        if words[0] in ("lose", "damage") and len(words) == 3 and "machine" not in battle:
             return _casualty_odds(game, battle, seat, words)
         return None
     phase = game.d["phase"]

@@ -109,14 +109,15 @@ class Movement(Combat):
     def passes(self, zone: str, *, sub: bool) -> bool:
         """Whether a ship may move on through ``zone`` with the enemy units there: a submarine
         where no enemy destroyer is (Revised), any ship where the enemy has only transports and
-        submarines (LHTR: they do not block)."""
+        submarines (LHTR: they do not block). A variant may let submarines pass destroyers too
+        (``Profile.subs_pass_destroyers``)."""
         power = self.power
         hostile = [
             self.stats[split(s)[1]]
             for s in self.d["units"].get(zone, {})
             if not self.friendly(power, split(s)[0]) and self.fights(split(s)[1], zone)
         ]
-        if sub and not any(u.destroyer for u in hostile):
+        if sub and (not any(u.destroyer for u in hostile) or self.profile.subs_pass_destroyers(self)):
             return True
         return all(u.sub or u.transport_capacity for u in hostile)
 

@@ -45,6 +45,10 @@ def choose(game: AAGame, seat: str, options: list[str]) -> str:
     if len(options) == 1:
         return options[0]
     battle = game.d["battle"]
+    if battle is not None and "machine" in battle:  # a variant's own battle steps
+        custom = game.profile.battle_policy(game, seat, options)
+        if custom is not None:
+            return custom
     if battle is not None:
         return _battle_choice(game, seat, options)
     phase = game.d["phase"]
@@ -122,6 +126,9 @@ def _purchase(game: AAGame, options: list[str]) -> str:
     for unit, _ in wanted:
         if f"buy {unit}" in options:
             return f"buy {unit}"
+        placed = [o for o in options if o.startswith(f"buy {unit} at ")]
+        if placed:  # a variant selling the unit by place (AARHE: infantry at a victory city)
+            return placed[0]
     return "done"
 
 

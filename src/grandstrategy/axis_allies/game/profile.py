@@ -208,6 +208,11 @@ class Profile:
         battle of :mod:`.combat` (Revised); the Historical Edition returns its own."""
         return None
 
+    def battle_policy(self, game: AAGame, seat: str, options: list[str]) -> str | None:
+        """The heuristic bot's choice in an open battle of the variant's own machine; None: the
+        base policy's (:mod:`.policy`), which reads the base battle's options."""
+        return None
+
     def aa_hit(self) -> int:
         """An AA gun hits an attacking aircraft on this roll or lower (Revised: a 1)."""
         return 1
@@ -323,6 +328,11 @@ class Profile:
         """Whether the power on move's aircraft may fly over ``territory`` (Revised: anything
         but the impassable neutrals)."""
         return not self.module.territories[territory].impassable
+
+    def subs_pass_destroyers(self, game: Board) -> bool:
+        """Whether the power on move's submarines may move on through a sea zone with an enemy
+        destroyer (Revised: no, a destroyer stops them)."""
+        return False
 
     def may_enter(self, game: Board, unit: str, origin: str, target: str, *, combat: bool) -> bool:
         """Whether the power on move may move a ``unit`` from ``origin`` to ``target`` beyond the

@@ -18,6 +18,10 @@ import yaml
 from grandstrategy.axis_allies.game.profile import UnitStats
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "combat.yaml"
+MAP = DATA.parent / "map.yaml"
+"""The variant's map changes: its terrain classes and straits are read from there (one copy)."""
+MINUS_ONE = ("snowy", "mountain")
+"""Terrain kinds in which land units fight at -1 (S3:L224, L246)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +87,7 @@ def _unit(record: dict[str, Any]) -> CombatUnit:
 def tables() -> CombatTables:
     """The variant's combat tables (read once)."""
     raw = yaml.safe_load(DATA.read_text(encoding="utf-8"))
+    world = yaml.safe_load(MAP.read_text(encoding="utf-8"))
     units = {r["module"]: _unit(r) for r in raw["units"]}
     return CombatTables(
         units=MappingProxyType(units),
@@ -90,8 +95,8 @@ def tables() -> CombatTables:
         dice=MappingProxyType(raw["dice"]),
         technologies=MappingProxyType(raw["technologies"]),
         built_in_ids=MappingProxyType(raw["built_in_ids"]),
-        terrain_minus_one=frozenset(r["territory"] for r in raw["terrain_minus_one"]),
-        straits=tuple((r["territory"], (r["zones"][0], r["zones"][1])) for r in raw["straits"]),
+        terrain_minus_one=frozenset(r["territory"] for r in world["terrain"] if r["kind"] in MINUS_ONE),
+        straits=tuple((r["territory"], (r["sea_zones"][0], r["sea_zones"][1])) for r in world["straits"]),
     )
 
 
