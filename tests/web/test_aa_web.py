@@ -103,3 +103,39 @@ def test_a_person_plays_germany_against_bots_through_the_api(client: TestClient)
     assert {e["seat"] for e in actions} == set(SEATS)  # every power played its turn
     match = replay(loads_save(export))  # raises if any draw differs from the secret's
     assert match.is_terminal() and match.state.to_json() == final
+
+
+def test_the_historical_edition_plays_to_its_end_on_the_server_and_its_dice_verify(
+    client: TestClient,
+) -> None:
+    """The variant (issue 14) on the same server: offered by the form, a person holds Germany,
+    bots the rest; the Soviet Union's lone first round and the Axis team's turn go by, and at the
+    round limit the revealed secret replays every die."""
+    assert 'value="aa-aarhe"' in client.get("/").text
+    seats = {**SEATS, "russians": "bot:random"}
+    response = client.post(
+        "/api/games", json={"ruleset": "aa-aarhe", "options": {"max_rounds": 2}, "seats": seats}
+    )
+    assert response.status_code == 201, response.text
+    game = response.json()
+    state = seat_state(client, game, "germans")
+    assert state["to_act"] == "germans"
+    opening = [
+        e for e in client.get(f"/api/games/{game['game_id']}").json()["log"] if e.get("type") == "action"
+    ]
+    assert opening and {e["seat"] for e in opening} == {"russians"}  # S3:L206: round 1 is Soviet alone
+    for n in range(600):
+        if state["over"]:
+            break
+        choices = [c["action"] for c in state["decision"]["choices"]]
+        action = "germans: done" if "germans: done" in choices else choices[0]
+        response = move(client, game, "germans", state["version"], action, f"h{n}")
+        assert response.status_code == 200, response.text
+        state = response.json()
+    assert state["over"] is True
+    assert state["view"]["state"]["result"]["how"].startswith("round limit")
+    secret = bytes.fromhex(state["dice_secret"])
+    assert commitment(secret) == game["dice_commitment"]
+    export = client.get(f"/api/games/{game['game_id']}/export").text
+    match = replay(loads_save(export))
+    assert match.is_terminal() and match.state.to_json() == state["view"]["state"]

@@ -54,7 +54,11 @@ MAX_DEPTH = 16
 
 HERE = Path(__file__).parent
 
-FORM_RULESETS = (("cataclysm", "Cataclysm"), ("aa-revised", "Axis & Allies Revised"))
+FORM_RULESETS = (
+    ("cataclysm", "Cataclysm"),
+    ("aa-revised", "Axis & Allies Revised"),
+    ("aa-aarhe", "Axis & Allies Revised: Historical Edition"),
+)
 """The rule sets the new-game form offers (the API takes any registered one)."""
 
 
