@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from grandstrategy.axis_allies import aarhe_battle
 from grandstrategy.axis_allies.aarhe.combat import odds as machine_odds
+from grandstrategy.axis_allies.aarhe.combat.tables import tables
 from grandstrategy.axis_allies.aarhe_battle import arena
 from grandstrategy.axis_allies.battle import Battle
 from grandstrategy.axis_allies.odds import battle_odds
@@ -137,3 +139,48 @@ def test_amphibious_flag_is_refused_outside_aarhe(capsys: pytest.CaptureFixture[
         main(["aa", "odds", "-a", "1 inf", "-d", "1 inf", "--amphibious"])
     _, err = capsys.readouterr()
     assert info.value.code == 2 and err.startswith("error: --amphibious applies only to the aarhe")
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender"),
+    [
+        ({"inf": 2, "ftr": 1}, {"inf": 2, "id": 1}),
+        ({"inf": 1, "ftr": 1}, {"inf": 1, "ftr": 1}),
+        ({"arm": 2}, {"inf": 1, "art": 1}),
+        ({"harm": 1, "inf": 1}, {"inf": 2}),
+    ],
+)
+def test_older_land_model_agrees_with_the_machine(attacker: dict[str, int], defender: dict[str, int]) -> None:
+    # Why land battles may stay on the older model: overland (no landing), the variant's machine
+    # with its default policy gives the same chances on ID fire, dogfights, tank-first hits and
+    # two-hit heavy tanks.
+    game, where = arena(attacker, defender)
+    game.d["amphibious"] = {}
+    machine = machine_odds.exact_odds(game, where)
+    old = battle_odds(Battle.make("aarhe", attacker, defender))
+    assert abs(machine.attacker - old.attacker_win) < 1e-9
+    assert abs(machine.defender - old.defender_win) < 1e-9
+    assert abs(machine.draw - old.draw - old.undecided) < 1e-9
+
+
+def test_size_guard_switches_to_seeded_battles_or_refuses_exact(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(aarhe_battle, "EXACT_STATES", 5)
+    args = ["--sea", "-a", "1 dd", "-d", "1 trn", "--trials", "50", "--seed", "2"]
+    data = odds_json(args, capsys)
+    assert data["method"] == "monte-carlo" and "size guard" in data["note"]
+    game, where = arena({"dd": 1}, {"trn": 1}, sea=True)
+    assert_same(data, machine_odds.simulate_odds(game, where, trials=50, seed=2))
+    code, _, err = run([*args, "--method", "exact"], capsys)
+    assert code == 2 and err.startswith("error: this battle is too large to solve exactly")
+
+
+def test_a_landing_in_the_mountains_is_fought_where_terrain_counts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    data = odds_json(["-a", "2 inf", "-d", "1 inf", "--amphibious", "--terrain", "mountain"], capsys)
+    game, where = arena({"inf": 2}, {"inf": 1}, terrain="mountain")
+    assert where in tables().terrain_minus_one
+    assert arena({"inf": 2}, {"inf": 1})[1] not in tables().terrain_minus_one
+    assert_same(data, machine_odds.battle_odds(game, where))
