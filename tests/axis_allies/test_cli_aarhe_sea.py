@@ -122,6 +122,8 @@ def test_land_battles_keep_the_older_model(capsys: pytest.CaptureFixture[str]) -
         (["-a", "1 inf", "-d", "1 inf", "--bombard", "1 dd"], "cannot bombard under aarhe"),
         (["-a", "1 ftr", "-d", "1 inf", "--amphibious"], "needs attacking land units"),
         (["-a", "1 inf", "-d", "1 inf", "--bombard", "1 zeppelin"], "unknown unit 'zeppelin'"),
+        (["--sea", "-a", "40 dd", "-d", "30 dd"], "70 units in one aarhe sea battle"),
+        (["--sea", "-a", "1 dd", "-d", "1 dd", "--trials", "50000"], "--trials above 20,000"),
     ],
 )
 def test_bad_requests_get_one_line_and_exit_2(

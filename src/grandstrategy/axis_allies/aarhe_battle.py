@@ -67,6 +67,10 @@ EXACT_STATES = 20_000
 """The exact solver's size guard, in machine states (the odds module's default)."""
 DEFAULT_TRIALS = 2_000
 """Monte Carlo battles when the user gives no ``--trials``: each is a full machine run."""
+MAX_TRIALS = 20_000
+"""At most this many machine battles per request (each die is a step of the machine)."""
+MAX_UNITS = 60
+"""At most this many units in one request, both sides and the bombarding ships together."""
 
 
 class CalculatorProfile(Profile):
@@ -198,6 +202,16 @@ def aarhe_odds(
         raise BattleSetupError("--terrain applies only to land battles")
     if not sea and not any(ruleset.unit(u).domain == "land" for u in attacker):
         raise BattleSetupError("an amphibious assault needs attacking land units to land")
+    units = sum(attacker.values()) + sum(defender.values()) + sum(bombard.values())
+    if units > MAX_UNITS:
+        raise BattleSetupError(
+            f"{units} units in one aarhe sea battle or landing; the machine takes at most {MAX_UNITS}"
+        )
+    if trials is not None and trials > MAX_TRIALS:
+        raise BattleSetupError(
+            f"--trials above {MAX_TRIALS:,} for an aarhe sea battle or landing (each trial is a full "
+            f"machine battle), not {trials:,}"
+        )
     t0 = time.perf_counter()
     game, where = arena(attacker, defender, sea=sea, bombard=bombard, terrain=terrain)
     first = game.order[0]
