@@ -12,7 +12,7 @@ import pytest
 from grandstrategy.axis_allies import aarhe_battle
 from grandstrategy.axis_allies.aarhe.combat import odds as machine_odds
 from grandstrategy.axis_allies.aarhe.combat.tables import tables
-from grandstrategy.axis_allies.aarhe_battle import arena
+from grandstrategy.axis_allies.aarhe_battle import arena, order_policy
 from grandstrategy.axis_allies.battle import Battle
 from grandstrategy.axis_allies.odds import battle_odds
 from grandstrategy.axis_allies.units import find_rules
@@ -115,7 +115,7 @@ def test_land_battles_keep_the_older_model(capsys: pytest.CaptureFixture[str]) -
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        (["--sea", "-a", "1 dd", "-d", "1 dd", "--order", "dd"], "--order is not supported"),
+        (["--sea", "-a", "1 dd", "-d", "1 dd", "--order", "dd,blimp"], "unknown unit 'blimp'"),
         (["--sea", "-a", "1 dd", "-d", "1 dd", "--retreat-after", "2"], "--retreat-after is not supported"),
         (["--sea", "-a", "1 dd", "-d", "1 dd", "--terrain", "snow"], "--terrain applies only to land"),
         (["--sea", "-a", "1 inf", "-d", "1 dd"], "cannot fight in a sea battle"),
@@ -186,3 +186,15 @@ def test_a_landing_in_the_mountains_is_fought_where_terrain_counts(
     assert where in tables().terrain_minus_one
     assert arena({"inf": 2}, {"inf": 1})[1] not in tables().terrain_minus_one
     assert_same(data, machine_odds.battle_odds(game, where))
+
+
+def test_order_of_loss_is_a_casualty_policy(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["-a", "2 inf, 1 arm, 1 ftr", "-d", "2 inf, 1 art", "--amphibious"]
+    tanks_first = odds_json([*args, "--order", "arm"], capsys)
+    game, where = arena({"inf": 2, "arm": 1, "ftr": 1}, {"inf": 2, "art": 1})
+    assert_same(tanks_first, machine_odds.battle_odds(game, where, policy=order_policy(("arm",))))
+    default = odds_json(args, capsys)
+    # losing the tank before the infantry keeps more infantry and fewer tanks than the default
+    assert tanks_first["attacker_survivors"]["arm"] < default["attacker_survivors"]["arm"]
+    assert tanks_first["attacker_survivors"]["inf"] > default["attacker_survivors"]["inf"]
+    assert odds_json([*args, "--order", "inf"], capsys)["attacker_win"] == default["attacker_win"]

@@ -73,6 +73,24 @@ MAX_UNITS = 60
 """At most this many units in one request, both sides and the bombarding ships together."""
 
 
+def order_policy(order: tuple[str, ...]) -> machine_odds.Policy:
+    """The default policy (AH-C10) with ``--order`` for casualties: a two-hit unit is still damaged
+    first; then the unit type named earliest in ``order`` is lost, unnamed types after every named
+    one, cheapest first among them (as the default). Every other choice is the default's."""
+    rank = {MODULE_ID[unit]: i for i, unit in enumerate(order)}
+
+    def policy(game: AAGame, options: list[str]) -> str:
+        casualty = all(o.startswith(("lose ", "damage ")) and " retreating " not in o for o in options)
+        if not casualty or any(o.startswith("damage ") for o in options):
+            return machine_odds.default_policy(game, options)
+        return min(
+            options,
+            key=lambda o: (rank.get(o.split()[2], len(rank)), game.stats[o.split()[2]].cost, o),
+        )
+
+    return policy
+
+
 class CalculatorProfile(Profile):
     """Revised with the variant's battle machine, the variant's optional units and unit costs."""
 
@@ -182,6 +200,7 @@ def aarhe_odds(
     sea: bool,
     bombard: dict[str, int],
     terrain: str = "normal",
+    order: tuple[str, ...] = (),
     method: str = "auto",
     trials: int | None = None,
     seed: int = 1,
@@ -212,6 +231,7 @@ def aarhe_odds(
             f"--trials above {MAX_TRIALS:,} for an aarhe sea battle or landing (each trial is a full "
             f"machine battle), not {trials:,}"
         )
+    policy = order_policy(order) if order else machine_odds.default_policy
     t0 = time.perf_counter()
     game, where = arena(attacker, defender, sea=sea, bombard=bombard, terrain=terrain)
     first = game.order[0]
@@ -220,7 +240,7 @@ def aarhe_odds(
     ends: list[tuple[float, AAGame]]
     if method != "monte-carlo":
         try:
-            ends, _ = machine_odds.exact_outcomes(game, where, max_states=EXACT_STATES)
+            ends, _ = machine_odds.exact_outcomes(game, where, policy, max_states=EXACT_STATES)
             used = "exact"
         except machine_odds.TooBig as exc:
             if method == "exact":
@@ -232,7 +252,7 @@ def aarhe_odds(
             method = "monte-carlo"
     n_trials = trials if trials is not None else DEFAULT_TRIALS
     if method == "monte-carlo":
-        ends = machine_odds.simulate_outcomes(game, where, trials=n_trials, seed=seed)
+        ends = machine_odds.simulate_outcomes(game, where, policy, trials=n_trials, seed=seed)
         used = "monte-carlo"
     start = (_forces(game, powers[0], ruleset), _forces(game, powers[1], ruleset))
     buckets = dict.fromkeys(("attacker_win", "defender_win", "draw", "undecided"), 0.0)

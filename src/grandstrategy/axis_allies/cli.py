@@ -123,14 +123,11 @@ def _aarhe_machine_odds(
 ) -> BattleOdds:
     """A Historical Edition sea battle or amphibious assault, fought by the variant's machine."""
     from grandstrategy.axis_allies.aarhe_battle import aarhe_odds
+    from grandstrategy.axis_allies.battle import resolve_order
     from grandstrategy.axis_allies.units import BattleSetupError, find_rules, parse_force
 
     ruleset = find_rules("aarhe")
     kind = "sea battles" if sea else "amphibious assaults"
-    if order.strip():
-        raise BattleSetupError(
-            f"--order is not supported for aarhe {kind}: the default policy loses the cheapest unit"
-        )
     if retreat_after is not None:
         raise BattleSetupError(
             f"--retreat-after is not supported for aarhe {kind}: the default policy fights on"
@@ -141,6 +138,7 @@ def _aarhe_machine_odds(
         sea=sea,
         bombard=parse_force(bombard, ruleset),
         terrain=terrain.strip().lower(),
+        order=resolve_order(order, ruleset),
         method=method,
         trials=trials,
         seed=seed,
