@@ -123,6 +123,12 @@ def test_land_battles_keep_the_older_model(capsys: pytest.CaptureFixture[str]) -
         (["-a", "1 ftr", "-d", "1 inf", "--amphibious"], "needs attacking land units"),
         (["-a", "1 inf", "-d", "1 inf", "--bombard", "1 zeppelin"], "unknown unit 'zeppelin'"),
         (["--sea", "-a", "40 dd", "-d", "30 dd"], "70 units in one aarhe sea battle"),
+        (["-a", "1 inf", "-d", "1 inf", "--overland", "2 inf"], "--overland: 2 infantry is not among"),
+        (["-a", "1 inf, 1 arm", "-d", "1 inf", "--overland", "1 inf, 1 arm"], "needs attacking land units"),
+        (
+            ["--sea", "-a", "1 dd", "-d", "1 dd", "--overland", "1 inf"],
+            "--overland applies only to amphibious",
+        ),
         (["--sea", "-a", "1 dd", "-d", "1 dd", "--trials", "50000"], "--trials above 20,000"),
     ],
 )
@@ -136,11 +142,12 @@ def test_bad_requests_get_one_line_and_exit_2(
     assert "Traceback" not in err
 
 
-def test_amphibious_flag_is_refused_outside_aarhe(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("flag", [["--amphibious"], ["--overland", "1 inf"]])
+def test_landing_flags_are_refused_outside_aarhe(flag: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
-        main(["aa", "odds", "-a", "1 inf", "-d", "1 inf", "--amphibious"])
+        main(["aa", "odds", "-a", "1 inf", "-d", "1 inf", *flag])
     _, err = capsys.readouterr()
-    assert info.value.code == 2 and err.startswith("error: --amphibious applies only to the aarhe")
+    assert info.value.code == 2 and err.startswith(f"error: {flag[0]} applies only to the aarhe")
 
 
 @pytest.mark.parametrize(
@@ -198,3 +205,13 @@ def test_order_of_loss_is_a_casualty_policy(capsys: pytest.CaptureFixture[str]) 
     assert tanks_first["attacker_survivors"]["arm"] < default["attacker_survivors"]["arm"]
     assert tanks_first["attacker_survivors"]["inf"] > default["attacker_survivors"]["inf"]
     assert odds_json([*args, "--order", "inf"], capsys)["attacker_win"] == default["attacker_win"]
+
+
+def test_overland_units_join_a_landing_without_coming_ashore(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["-a", "2 inf, 1 arm", "-d", "2 inf", "--bombard", "1 bb"]
+    mixed = odds_json([*args, "--overland", "1 arm"], capsys)
+    game, where = arena({"inf": 2, "arm": 1}, {"inf": 2}, bombard={"bb": 1}, overland={"arm": 1})
+    assert game.d["amphibious"] == {where: {"infantry": 2}}
+    assert_same(mixed, machine_odds.battle_odds(game, where))
+    # a tank that came by land fires in the first cycle instead of waiting to come ashore
+    assert mixed["attacker_win"] > odds_json(args, capsys)["attacker_win"]

@@ -144,11 +144,12 @@ def arena(
     sea: bool = False,
     bombard: dict[str, int] | None = None,
     terrain: str = "normal",
+    overland: dict[str, int] | None = None,
 ) -> tuple[AAGame, str]:
     """A board holding only the battle, the battle waiting to be fought: the first power in turn
-    order attacks the first power of the other alliance. In a land battle every attacking land
-    unit lands from the adjacent sea zone (an amphibious assault), where ``bombard`` ships wait.
-    Units are the calculator's aarhe keys (``inf``, ``dd`` ...)."""
+    order attacks the first power of the other alliance. In a land battle the attacking land units
+    land from the adjacent sea zone (an amphibious assault), where ``bombard`` ships wait, except
+    the ``overland`` ones, which came by land. Units are the calculator's aarhe keys (``inf`` ...)."""
     game = RULES.new_state({"max_rounds": 0})
     game.d["units"] = {}
     where, zone = _arena_place(game, sea, terrain)
@@ -163,8 +164,11 @@ def arena(
             if n:
                 game.add(where, key(power, MODULE_ID[unit], 0), n)
     if not sea:
+        by_land = overland or {}
         land = {
-            MODULE_ID[u]: n for u, n in attacker.items() if n and find_rules("aarhe").unit(u).domain == "land"
+            MODULE_ID[u]: n - by_land.get(u, 0)
+            for u, n in attacker.items()
+            if n > by_land.get(u, 0) and find_rules("aarhe").unit(u).domain == "land"
         }
         game.d["amphibious"] = {where: land}
         if bombard:
@@ -200,6 +204,7 @@ def aarhe_odds(
     sea: bool,
     bombard: dict[str, int],
     terrain: str = "normal",
+    overland: dict[str, int] | None = None,
     order: tuple[str, ...] = (),
     method: str = "auto",
     trials: int | None = None,
@@ -219,8 +224,18 @@ def aarhe_odds(
     check_battle(Battle.make("aarhe", attacker, defender, sea=sea, bombard=bombard, terrain=terrain))
     if sea and terrain != "normal":
         raise BattleSetupError("--terrain applies only to land battles")
-    if not sea and not any(ruleset.unit(u).domain == "land" for u in attacker):
-        raise BattleSetupError("an amphibious assault needs attacking land units to land")
+    by_land = overland or {}
+    if by_land and sea:
+        raise BattleSetupError("--overland applies only to amphibious assaults")
+    for unit, n in by_land.items():
+        if ruleset.unit(unit).domain != "land" or n > attacker.get(unit, 0):
+            raise BattleSetupError(
+                f"--overland: {n} {ruleset.unit(unit).name} is not among the attacking land units"
+            )
+    if not sea and not any(
+        ruleset.unit(u).domain == "land" and n > by_land.get(u, 0) for u, n in attacker.items()
+    ):
+        raise BattleSetupError("an amphibious assault needs attacking land units to land from the sea")
     units = sum(attacker.values()) + sum(defender.values()) + sum(bombard.values())
     if units > MAX_UNITS:
         raise BattleSetupError(
@@ -233,7 +248,7 @@ def aarhe_odds(
         )
     policy = order_policy(order) if order else machine_odds.default_policy
     t0 = time.perf_counter()
-    game, where = arena(attacker, defender, sea=sea, bombard=bombard, terrain=terrain)
+    game, where = arena(attacker, defender, sea=sea, bombard=bombard, terrain=terrain, overland=by_land)
     first = game.order[0]
     powers = first, next(p for p in game.order if game.alliance(p) != game.alliance(first))
     note = ""

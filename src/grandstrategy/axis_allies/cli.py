@@ -38,7 +38,12 @@ def app() -> None:
 @click.option(
     "--amphibious",
     is_flag=True,
-    help="aarhe only: every attacking land unit lands from the sea (implied by --bombard under aarhe).",
+    help="aarhe only: the attacking land units land from the sea (implied by --bombard under aarhe).",
+)
+@click.option(
+    "--overland",
+    default="",
+    help='aarhe landings: attacking land units that came by land instead, e.g. "1 arm".',
 )
 @click.option("--terrain", default="normal", show_default=True, help="aarhe only: normal, mountain or snow.")
 @click.option(
@@ -67,6 +72,7 @@ def odds(
     retreat_after: int | None,
     bombard: str,
     amphibious: bool,
+    overland: str,
     terrain: str,
     method: str,
     trials: int | None,
@@ -79,19 +85,18 @@ def odds(
     from grandstrategy.axis_allies.units import BattleSetupError, find_rules, parse_force
 
     ruleset = find_rules(rules_name)
-    if ruleset.name == "aarhe" and (sea or amphibious or bombard.strip()):
+    if ruleset.name == "aarhe" and (sea or amphibious or bombard.strip() or overland.strip()):
         variant = _aarhe_machine_odds(
-            attacker, defender, sea, order, retreat_after, bombard, terrain, method, trials, seed
+            attacker, defender, sea, order, retreat_after, bombard, overland, terrain, method, trials, seed
         )
         if as_json:
             click.echo(json.dumps(variant.to_json(), indent=2))
         else:
             click.echo(_render(variant, ruleset.title), nl=False)
         return
-    if amphibious:
-        raise BattleSetupError(
-            "--amphibious applies only to the aarhe rule set (use --bombard for a landing)"
-        )
+    if amphibious or overland.strip():
+        flag = "--amphibious" if amphibious else "--overland"
+        raise BattleSetupError(f"{flag} applies only to the aarhe rule set (use --bombard for a landing)")
     battle = Battle.make(
         ruleset.name,
         parse_force(attacker, ruleset),
@@ -116,6 +121,7 @@ def _aarhe_machine_odds(
     order: str,
     retreat_after: int | None,
     bombard: str,
+    overland: str,
     terrain: str,
     method: str,
     trials: int | None,
@@ -138,6 +144,7 @@ def _aarhe_machine_odds(
         sea=sea,
         bombard=parse_force(bombard, ruleset),
         terrain=terrain.strip().lower(),
+        overland=parse_force(overland, ruleset),
         order=resolve_order(order, ruleset),
         method=method,
         trials=trials,
