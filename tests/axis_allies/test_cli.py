@@ -60,7 +60,7 @@ def test_monte_carlo_states_its_error(capsys: pytest.CaptureFixture[str]) -> Non
         (["-a", "1 inf", "-d", "1 dd"], "sea unit"),
         (["-a", "1 inf", "-d", "1 dd", "--sea"], "cannot fight in a sea battle"),
         (["-a", "1 aa", "-d", "1 inf"], "only defends"),
-        (["--rules", "aarhe", "-a", "1 bb", "-d", "1 inf"], "not part of rule set 'aarhe'"),
+        (["--rules", "aarhe", "-a", "1 bb", "-d", "1 inf"], "sea unit"),
         (["--rules", "nope", "-a", "1 inf", "-d", "1 inf"], "unknown rule set"),
         (["-a", "1 inf", "-d", "1 inf", "--retreat-after", "0"], "retreat-after"),
         (["-a", "1 inf", "-d", "1 inf", "--order", "inf,blimp"], "unknown unit 'blimp'"),

@@ -5,9 +5,12 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
+
+if TYPE_CHECKING:
+    from grandstrategy.axis_allies.odds import BattleOdds
 
 HELP_FORCE = 'Units as "COUNT UNIT, ...", e.g. "3 inf, 1 art, 2 arm, 1 ftr" (abbreviations or full names).'
 
@@ -32,6 +35,16 @@ def app() -> None:
     help="Attacker retreats after this many rounds (at most 1000).",
 )
 @click.option("--bombard", default="", help='Ships bombarding a land battle in round 1, e.g. "1 bb".')
+@click.option(
+    "--amphibious",
+    is_flag=True,
+    help="aarhe only: the attacking land units land from the sea (implied by --bombard under aarhe).",
+)
+@click.option(
+    "--overland",
+    default="",
+    help='aarhe landings: attacking land units that came by land instead, e.g. "1 arm".',
+)
 @click.option("--terrain", default="normal", show_default=True, help="aarhe only: normal, mountain or snow.")
 @click.option(
     "--method",
@@ -43,9 +56,8 @@ def app() -> None:
 @click.option(
     "--trials",
     type=click.IntRange(1, 1_000_000),
-    default=100_000,
-    show_default=True,
-    help="Monte Carlo trials.",
+    default=None,
+    help="Monte Carlo trials (default 100000; 2000 for aarhe sea battles and amphibious assaults).",
 )
 @click.option(
     "--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True, help="Monte Carlo seed."
@@ -59,18 +71,32 @@ def odds(
     order: str,
     retreat_after: int | None,
     bombard: str,
+    amphibious: bool,
+    overland: str,
     terrain: str,
     method: str,
-    trials: int,
+    trials: int | None,
     seed: int,
     as_json: bool,
 ) -> None:
     """Win, loss and draw chances, expected survivors and TUV swing of one battle."""
     from grandstrategy.axis_allies.battle import Battle, resolve_order
     from grandstrategy.axis_allies.odds import battle_odds
-    from grandstrategy.axis_allies.units import find_rules, parse_force
+    from grandstrategy.axis_allies.units import BattleSetupError, find_rules, parse_force
 
     ruleset = find_rules(rules_name)
+    if ruleset.name == "aarhe" and (sea or amphibious or bombard.strip() or overland.strip()):
+        variant = _aarhe_machine_odds(
+            attacker, defender, sea, order, retreat_after, bombard, overland, terrain, method, trials, seed
+        )
+        if as_json:
+            click.echo(json.dumps(variant.to_json(), indent=2))
+        else:
+            click.echo(_render(variant, ruleset.title), nl=False)
+        return
+    if amphibious or overland.strip():
+        flag = "--amphibious" if amphibious else "--overland"
+        raise BattleSetupError(f"{flag} applies only to the aarhe rule set (use --bombard for a landing)")
     battle = Battle.make(
         ruleset.name,
         parse_force(attacker, ruleset),
@@ -81,11 +107,49 @@ def odds(
         retreat_after=retreat_after,
         terrain=terrain.strip().lower(),
     )
-    result = battle_odds(battle, method=method, trials=trials, seed=seed)
+    result = battle_odds(battle, method=method, trials=100_000 if trials is None else trials, seed=seed)
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2))
         return
     click.echo(_render(result, ruleset.title), nl=False)
+
+
+def _aarhe_machine_odds(
+    attacker: str,
+    defender: str,
+    sea: bool,
+    order: str,
+    retreat_after: int | None,
+    bombard: str,
+    overland: str,
+    terrain: str,
+    method: str,
+    trials: int | None,
+    seed: int,
+) -> BattleOdds:
+    """A Historical Edition sea battle or amphibious assault, fought by the variant's machine."""
+    from grandstrategy.axis_allies.aarhe_battle import aarhe_odds
+    from grandstrategy.axis_allies.battle import resolve_order
+    from grandstrategy.axis_allies.units import BattleSetupError, find_rules, parse_force
+
+    ruleset = find_rules("aarhe")
+    kind = "sea battles" if sea else "amphibious assaults"
+    if retreat_after is not None:
+        raise BattleSetupError(
+            f"--retreat-after is not supported for aarhe {kind}: the default policy fights on"
+        )
+    return aarhe_odds(
+        parse_force(attacker, ruleset),
+        parse_force(defender, ruleset),
+        sea=sea,
+        bombard=parse_force(bombard, ruleset),
+        terrain=terrain.strip().lower(),
+        overland=parse_force(overland, ruleset),
+        order=resolve_order(order, ruleset),
+        method=method,
+        trials=trials,
+        seed=seed,
+    )
 
 
 def _render(result: object, title: str) -> str:

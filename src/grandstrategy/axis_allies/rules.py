@@ -356,20 +356,21 @@ class AarheProcedure(Procedure):
 def procedure_for(battle: Battle) -> Procedure:
     """Check ``battle`` and return the procedure of its rule set.
 
-    :raises BattleSetupError: when the battle is not allowed or not modelled (Historical Edition
-        sea battles and amphibious assaults).
+    :raises BattleSetupError: when the battle is not allowed or not modelled here (Historical
+        Edition sea battles and amphibious assaults: :mod:`grandstrategy.axis_allies.aarhe_battle`).
     """
     check_battle(battle)
     ruleset = find_rules(battle.rules)
     if ruleset.name == "aarhe":
         if battle.sea:
             raise BattleSetupError(
-                "sea battles under aarhe are not modelled yet (screening, wolf packs and ASW targeting "
-                "are left open by the document); see docs/decisions.md"
+                "sea battles under aarhe are not modelled by this solver; the variant's own machine "
+                "answers them: aarhe_battle.aarhe_odds (grandstrategy aa odds --rules aarhe --sea)"
             )
         if battle.bombard:
             raise BattleSetupError(
-                "amphibious assaults under aarhe are not modelled yet; see docs/decisions.md"
+                "amphibious assaults under aarhe are not modelled by this solver; the variant's own machine "
+                "answers them: aarhe_battle.aarhe_odds (grandstrategy aa odds --rules aarhe --bombard)"
             )
         return AarheProcedure(battle, ruleset)
     return RevisedProcedure(battle, ruleset)

@@ -115,8 +115,8 @@ _LHTR_UNITS = [
     for u in _REVISED_UNITS
 ]
 
-# Historical Edition variant (S3): appendix S3:L244, optional units S3:L248. Land and air only:
-# its naval combat is not modelled (see docs/decisions.md).
+# Historical Edition variant (S3): appendix S3:L244, optional units S3:L248. Land battles use
+# rules.AarheProcedure; sea battles and amphibious assaults the variant's machine (aarhe_battle.py).
 _AARHE_UNITS = [
     _u("inf", "infantry", 3, 1, 2, "land", "i", "infantry", "inf", supportable=True),
     _u("art", "artillery", 4, 2, 2, "land", "a", "artillery", "arty", "art", artillery=True),
@@ -156,6 +156,13 @@ _AARHE_UNITS = [
     _u("bmr", "bomber", 15, 4, 1, "air", "b", "bomber", "bom", "bmr", dogfight=(0, 1)),
     _u("nav", "naval fighter", 8, 3, 2, "air", "nav", "naval fighter", dogfight=(2, 2)),
     _u("div", "dive bomber", 8, 3, 2, "air", "db", "div", "dive bomber", dogfight=(1, 2)),
+    # Sea units (S3:L244; cruiser S3:L248): fought by the variant's own machine (aarhe_battle.py).
+    _u("trn", "transport", 8, 0, 1, "sea", "tr", "transport", "trn", "tran", "ap"),
+    _u("sub", "submarine", 8, 2, 2, "sea", "s", "submarine", "sub", "ss", sub=True),
+    _u("dd", "destroyer", 10, 2, 2, "sea", "d", "destroyer", "dd", "des", destroyer=True),
+    _u("ca", "cruiser", 15, 3, 3, "sea", "ca", "cruiser"),
+    _u("cv", "carrier", 16, 1, 1, "sea", "c", "carrier", "aircraft carrier", "cv", "ac", hits=2),
+    _u("bb", "battleship", 20, 4, 4, "sea", "bs", "battleship", "bb", hits=2, bombard=True),
 ]
 
 RULESETS: dict[str, RuleSet] = {

@@ -122,6 +122,11 @@ def _outcome(game: AAGame, where: str) -> int:
     return 2
 
 
+def outcome_of(game: AAGame, where: str) -> int:
+    """How the finished battle at ``where`` ended: 0 attacker wins, 1 defender wins, 2 draw."""
+    return _outcome(game, where)
+
+
 def _key(game: AAGame) -> str:
     battle = game.d["battle"]
     if battle is not None:
@@ -261,3 +266,81 @@ def units_at(game: AAGame, where: str) -> dict[str, Any]:
         owner, unit, _, _ = split(stack)
         totals[f"{owner} {unit}"] = totals.get(f"{owner} {unit}", 0) + n
     return totals
+
+
+def exact_outcomes(
+    game: AAGame, where: str, policy: Policy = default_policy, max_states: int = 20_000
+) -> tuple[list[tuple[float, AAGame]], int]:
+    """Every way the battle at ``where`` can end, each with its exact chance, and the number of
+    states reached: the same state graph as :func:`exact_odds`, solved for each end state instead
+    of the three outcomes, so callers can report survivors and losses (the battle calculator).
+
+    :raises TooBig: when more than ``max_states`` states are reachable.
+    """
+    start = open_battle(game, where)
+    index = {_key(start): 0}
+    states = [start]
+    edges: list[list[tuple[int, float]]] = [[]]
+    queue = deque([0])
+    ends: list[int] = []
+    while queue:
+        i = queue.popleft()
+        if states[i].d["battle"] is None:
+            ends.append(i)
+            continue
+        merged: dict[int, float] = {}
+        for p, child in _step(states[i], policy):
+            k = _key(child)
+            j = index.get(k)
+            if j is None:
+                j = index[k] = len(states)
+                if j >= max_states:
+                    raise TooBig(f"more than {max_states} battle states: use the Monte Carlo")
+                states.append(child)
+                edges.append([])
+                queue.append(j)
+            merged[j] = merged.get(j, 0.0) + p
+        edges[i] = sorted(merged.items())
+    # value[i][e]: the chance that state i ends in end state ends[e]; Gauss-Seidel sweeps from the
+    # deepest states up, as in exact_odds.
+    column = {state: e for e, state in enumerate(ends)}
+    value: list[dict[int, float]] = [{column[i]: 1.0} if i in column else {} for i in range(len(states))]
+    order = [i for i in range(len(states) - 1, -1, -1) if edges[i]]
+    for _ in range(100_000):
+        moved = 0.0
+        for i in order:
+            new: dict[int, float] = {}
+            for j, p in edges[i]:
+                for e, q in value[j].items():
+                    new[e] = new.get(e, 0.0) + p * q
+            old = value[i]
+            moved = max(moved, max((abs(q - old.get(e, 0.0)) for e, q in new.items()), default=0.0))
+            value[i] = new
+        if moved < 1e-12:
+            break
+    return [(q, states[ends[e]]) for e, q in sorted(value[0].items())], len(states)
+
+
+def simulate_outcomes(
+    game: AAGame, where: str, policy: Policy = default_policy, trials: int = 2000, seed: int = 1
+) -> list[tuple[float, AAGame]]:
+    """``trials`` seeded battles at ``where`` through the machine (as :func:`simulate_odds`, same
+    dice for the same seed): each distinct end state with the share of battles ending in it."""
+    rng = Rng(seed)
+    start = open_battle(game, where)
+    found: dict[str, tuple[int, AAGame]] = {}
+    for _ in range(trials):
+        state = _child(start)
+        for _ in range(MAX_STEPS):
+            if state.d["battle"] is None:
+                break
+            who = state.to_act()
+            if who == CHANCE:
+                state.apply_chance(str(rng.below(6) + 1))
+            else:
+                state.apply(Choose(str(who), policy(state, state.options())))
+        else:
+            raise RuntimeError(f"a battle at {where} went on for {MAX_STEPS} steps")
+        k = _key(state)
+        found[k] = (found[k][0] + 1 if k in found else 1, state)
+    return [(n / trials, state) for n, state in found.values()]
