@@ -21,7 +21,8 @@ from __future__ import annotations
 from typing import Any
 
 from grandstrategy.cataclysm.engine import collapse  # noqa: F401  (registers the "opportunity" step)
-from grandstrategy.cataclysm.engine.common import flag_step, power_order, stability_step
+from grandstrategy.cataclysm.engine.aid import area_name, control_changed, give_back, is_active
+from grandstrategy.cataclysm.engine.common import flag_step, garrisoned, power_order, stability_step
 from grandstrategy.cataclysm.engine.control import (
     change_control,
     check_status_quo,
@@ -31,7 +32,6 @@ from grandstrategy.cataclysm.engine.control import (
 from grandstrategy.cataclysm.engine.displacement import retreat_steps
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
-from grandstrategy.cataclysm.engine.politics import garrisoned
 from grandstrategy.cataclysm.module.schema import AreaStatus
 from grandstrategy.cataclysm.rules.civil_war import (
     CHINA,
@@ -64,48 +64,14 @@ from grandstrategy.cataclysm.rules.dice import check_succeeds, roll_result
 FACTION_NAMES = {"gmd": "GMD", "chicom": "ChiCom", LEFT: "left", RIGHT: "right"}
 
 
-def _active(game: CataclysmGame, power: str) -> bool:
-    line = game.state.powers.get(power)
-    return line is not None and line.active
-
-
-def _give_back(game: CataclysmGame, aid: list[str]) -> None:
-    """Return aid or Influence markers to their powers' available boxes (LR 11.2)."""
-    for power in aid:
-        if _active(game, power):
-            game.state.powers[power].available_offensives += 1
-
-
-def _name(game: CataclysmGame, area_id: str) -> str:
-    return "China" if area_id == CHINA else game.module.area(area_id).name
-
-
-# ---- keeping the markers consistent ------------------------------------------------------------
-
-
-def control_changed(game: CataclysmGame, area_id: str) -> None:
-    """A power gained (or an area lost) control: its civil war ends and aid and Influence there go
-    back (LR 2.2.4, 11.0, 11.2). The Chinese Civil War goes on, but aid on the army there goes back.
-
-    ``engine.control.change_control`` should call this where it removes the cubes.
-    """
-    state = game.state
-    sides = state.civil_wars.pop(area_id, None)
-    if sides is not None:
-        _give_back(game, [*sides[LEFT], *sides[RIGHT]])
-        game.note(f"the civil war in {_name(game, area_id)} ends: control of the area changed (LR 11.0)")
-    _give_back(game, state.influence.pop(area_id, []))
-    _give_back(game, state.chinese_aid.pop(area_id, []))
-
-
 def remove_chinese_army(game: CataclysmGame, area_id: str) -> None:
     """Take a destroyed Chinese army off the map; its aid goes back (LR 11.4.1), and the Chinese
     Civil War ends if one faction is left (LR 11.4.5)."""
     state = game.state
     faction = state.chinese_armies.pop(area_id, None)
-    _give_back(game, state.chinese_aid.pop(area_id, []))
+    give_back(game, state.chinese_aid.pop(area_id, []))
     if faction is not None:
-        game.note(f"the {FACTION_NAMES[faction]} army in {_name(game, area_id)} is removed")
+        game.note(f"the {FACTION_NAMES[faction]} army in {area_name(game, area_id)} is removed")
     check_ccw_end(game)
 
 
@@ -135,11 +101,11 @@ def check_ccw_end(game: CataclysmGame) -> None:
     state.ccw_winner = winner
     aid = [power for area in sorted(state.chinese_aid) for power in state.chinese_aid[area]]
     state.chinese_aid.clear()
-    keep = [power for power in patrons(aid) if _active(game, power)]
+    keep = [power for power in patrons(aid) if is_active(game, power)]
     spare = list(aid)
     for power in keep:
         spare.remove(power)
-    _give_back(game, spare)
+    give_back(game, spare)
     if keep:
         state.influence[CHINA] = keep
     game.note(
@@ -160,10 +126,10 @@ def sync(game: CataclysmGame) -> None:
     state, module = game.state, game.module
     for sides in state.civil_wars.values():
         for side in SIDES:
-            sides[side] = [p for p in sides[side] if _active(game, p)]
+            sides[side] = [p for p in sides[side] if is_active(game, p)]
     for table in (state.chinese_aid, state.influence):
         for key in list(table):
-            table[key] = [p for p in table[key] if _active(game, p)]
+            table[key] = [p for p in table[key] if is_active(game, p)]
             if not table[key]:
                 del table[key]
     for area_id in sorted(state.civil_wars):
@@ -171,10 +137,10 @@ def sync(game: CataclysmGame) -> None:
             control_changed(game, area_id)
     for area_id in sorted(state.influence):
         if area_id != CHINA and controller(module, state, area_id) is not None:
-            _give_back(game, state.influence.pop(area_id))
+            give_back(game, state.influence.pop(area_id))
     for area_id in sorted(state.chinese_aid):
         if area_id not in state.chinese_armies:
-            _give_back(game, state.chinese_aid.pop(area_id))
+            give_back(game, state.chinese_aid.pop(area_id))
     check_ccw_end(game)
 
 
@@ -182,7 +148,7 @@ def _remove_cubes(game: CataclysmGame, area_id: str) -> None:
     """Remove every cube from the area; the area's control changes (LR 2.2.4)."""
     cubes = game.state.cubes.pop(area_id, None)
     if cubes:
-        game.note(f"the cubes in {_name(game, area_id)} are removed ({', '.join(sorted(cubes))})")
+        game.note(f"the cubes in {area_name(game, area_id)} are removed ({', '.join(sorted(cubes))})")
         check_status_quo(game)
 
 
@@ -297,7 +263,7 @@ def _influence_to_aid(game: CataclysmGame, current: Step) -> None:
         return
     game.ask(
         power,
-        f"your Influence in {_name(game, area_id)} turns back into aid: for which faction? (LR 11.1)",
+        f"your Influence in {area_name(game, area_id)} turns back into aid: for which faction? (LR 11.1)",
         [LEFT, RIGHT],
         "cw-influence-side",
         area=area_id,
@@ -314,20 +280,20 @@ def _influence_side(game: CataclysmGame, current: Step) -> None:
     if not held:
         del state.influence[area_id]
     state.civil_wars[area_id][current["choice"]].append(power)
-    game.note(f"{power}'s Influence in {_name(game, area_id)} becomes aid to the {current['choice']}")
+    game.note(f"{power}'s Influence in {area_name(game, area_id)} becomes aid to the {current['choice']}")
 
 
 @step("cw-founding-aid")
 def _founding_aid(game: CataclysmGame, current: Step) -> None:
     """The former controller may place one aid marker, with no LOC and no provocation (LR 11.1)."""
     area_id, power = current["area"], current["power"]
-    if area_id not in game.state.civil_wars or not _active(game, power):
+    if area_id not in game.state.civil_wars or not is_active(game, power):
         return
     if game.state.powers[power].available_offensives < 1:
         return
     game.ask(
         power,
-        f"civil war in {_name(game, area_id)}: place one aid marker for a faction? (LR 11.1)",
+        f"civil war in {area_name(game, area_id)}: place one aid marker for a faction? (LR 11.1)",
         [LEFT, RIGHT, "none"],
         "cw-founding-aid-answer",
         area=area_id,
@@ -342,7 +308,7 @@ def _founding_aid_answer(game: CataclysmGame, current: Step) -> None:
     power, area_id = current["power"], current["area"]
     game.state.powers[power].available_offensives -= 1
     game.state.civil_wars[area_id][current["choice"]].append(power)
-    game.note(f"{power} places aid for the {current['choice']} in {_name(game, area_id)}")
+    game.note(f"{power} places aid for the {current['choice']} in {area_name(game, area_id)}")
 
 
 # ---- intervention (LR 8.5) ---------------------------------------------------------------------
@@ -395,9 +361,12 @@ def _intervene(game: CataclysmGame, current: Step) -> None:
         state.civil_wars[area_id][side].append(power)
     else:
         state.chinese_aid.setdefault(area_id, []).append(power)
-    game.note(f"{power} intervenes in {_name(game, area_id)}: aid to the {FACTION_NAMES[side]} (LR 8.5)")
+    game.note(f"{power} intervenes in {area_name(game, area_id)}: aid to the {FACTION_NAMES[side]} (LR 8.5)")
     game.then(
-        *(flag_step(other, f"provoked: {power} intervenes in {_name(game, area_id)}") for other in watching)
+        *(
+            flag_step(other, f"provoked: {power} intervenes in {area_name(game, area_id)}")
+            for other in watching
+        )
     )
 
 
@@ -470,15 +439,15 @@ def _revoke_answer(game: CataclysmGame, current: Step) -> None:
         state.influence[area_id].remove(power)
         if not state.influence[area_id]:
             del state.influence[area_id]
-        game.note(f"{power} returns its Influence in {_name(game, area_id)}")
+        game.note(f"{power} returns its Influence in {area_name(game, area_id)}")
     else:
         area_id, side = _parse_target(choice)
         aid = state.civil_wars[area_id][side] if side in SIDES else state.chinese_aid[area_id]
         aid.remove(power)
         if side not in SIDES and not aid:
             del state.chinese_aid[area_id]
-        game.note(f"{power} revokes its aid to the {FACTION_NAMES[side]} in {_name(game, area_id)}")
-    _give_back(game, [power])
+        game.note(f"{power} revokes its aid to the {FACTION_NAMES[side]} in {area_name(game, area_id)}")
+    give_back(game, [power])
     game.push("cw-revoke-offer", powers=current["powers"], areas=current["areas"])
 
 
@@ -519,10 +488,10 @@ def spend_aid_for_attack(game: CataclysmGame, area_id: str, attacker: str) -> bo
             spent.append(patron)
     if area_id in state.chinese_aid and not state.chinese_aid[area_id]:
         del state.chinese_aid[area_id]
-    _give_back(game, spent)
+    give_back(game, spent)
     if spent:
         game.note(
-            f"{attacker} attacks {_name(game, area_id)}: aid of {', '.join(spent)} is spent, "
+            f"{attacker} attacks {area_name(game, area_id)}: aid of {', '.join(spent)} is spent, "
             "the defence rolls one more die (LR 9.7.1)"
         )
     return bool(spent)
@@ -588,7 +557,7 @@ def _resolve(game: CataclysmGame, current: Step) -> None:
     left_dice, right_dice = faction_dice(len(sides[LEFT]), len(sides[RIGHT]))
     game.roll(
         left_dice,
-        f"civil war in {_name(game, area_id)}: the left",
+        f"civil war in {area_name(game, area_id)}: the left",
         "cw-second-roll",
         area=area_id,
         right_dice=right_dice,
@@ -599,7 +568,7 @@ def _resolve(game: CataclysmGame, current: Step) -> None:
 def _second_roll(game: CataclysmGame, current: Step) -> None:
     game.roll(
         current["right_dice"],
-        f"civil war in {_name(game, current['area'])}: the right",
+        f"civil war in {area_name(game, current['area'])}: the right",
         "cw-result",
         area=current["area"],
         left=current["dice"],
@@ -611,13 +580,13 @@ def _result(game: CataclysmGame, current: Step) -> None:
     """Stalemate, marginal or decisive victory (LR 11.3)."""
     state = game.state
     area_id = current["area"]
-    name = _name(game, area_id)
+    name = area_name(game, area_id)
     sides = state.civil_wars[area_id]
     scores = (roll_result(current["left"]), roll_result(current["dice"]))
     result, winner_index = outcome(*scores)
     shown = f"left {scores[0]}, right {scores[1]}"
     if winner_index is None:
-        _give_back(game, [*sides[LEFT], *sides[RIGHT]])
+        give_back(game, [*sides[LEFT], *sides[RIGHT]])
         sides[LEFT], sides[RIGHT] = [], []
         game.note(f"civil war in {name}: {shown}, stalemate; both factions lose their aid (LR 11.3)")
         return
@@ -625,19 +594,19 @@ def _result(game: CataclysmGame, current: Step) -> None:
     loser = other_side(winner)
     beaten_aid = sides[loser]
     if result == "marginal" and beaten_aid:
-        _give_back(game, beaten_aid)
+        give_back(game, beaten_aid)
         sides[loser] = []
         game.note(
             f"civil war in {name}: {shown}, marginal victory of the {winner}; the {loser} loses its aid"
         )
         return
-    backers = [p for p in patrons(sides[winner]) if _active(game, p)]
+    backers = [p for p in patrons(sides[winner]) if is_active(game, p)]
     del state.civil_wars[area_id]
     if result == "marginal":
         spare = list(sides[winner])
         for power in backers:
             spare.remove(power)
-        _give_back(game, spare)
+        give_back(game, spare)
         if backers:
             state.influence[area_id] = backers
         game.note(
@@ -646,7 +615,7 @@ def _result(game: CataclysmGame, current: Step) -> None:
             + " (LR 11.3)"
         )
         return
-    _give_back(game, [*beaten_aid, *sides[winner]])
+    give_back(game, [*beaten_aid, *sides[winner]])
     game.note(f"civil war in {name}: {shown}, decisive victory of the {winner}; the war ends (LR 11.3)")
     if len(backers) == 1:
         change_control(game, area_id, backers[0])  # as a conquest (LR 10.9.1)
@@ -712,7 +681,7 @@ def _ccw_attack(game: CataclysmGame, current: Step) -> None:
     )
     game.roll(
         mine,
-        f"Chinese Civil War: the army in {_name(game, area_id)} attacks",
+        f"Chinese Civil War: the army in {area_name(game, area_id)} attacks",
         "ccw-defend",
         armies=[area_id, target],
         defender_dice=theirs,
@@ -724,7 +693,7 @@ def _ccw_defend(game: CataclysmGame, current: Step) -> None:
     target = current["armies"][1]
     game.roll(
         current["defender_dice"],
-        f"Chinese Civil War: the army in {_name(game, target)} defends",
+        f"Chinese Civil War: the army in {area_name(game, target)} defends",
         "ccw-attack-result",
         armies=current["armies"],
         attacker=current["dice"],
@@ -738,29 +707,29 @@ def _ccw_attack_result(game: CataclysmGame, current: Step) -> None:
     armies = current["armies"]
     scores = (roll_result(current["attacker"]), roll_result(current["dice"]))
     result, winner_index = outcome(*scores)
-    shown = f"{_name(game, armies[0])} {scores[0]}, {_name(game, armies[1])} {scores[1]}"
+    shown = f"{area_name(game, armies[0])} {scores[0]}, {area_name(game, armies[1])} {scores[1]}"
     if winner_index is None:
         for area_id in armies:
-            _give_back(game, state.chinese_aid.pop(area_id, []))
+            give_back(game, state.chinese_aid.pop(area_id, []))
         game.note(f"Chinese Civil War: {shown}, stalemate; both armies lose their aid")
         return
     won, lost = armies[winner_index], armies[1 - winner_index]
     winner = state.chinese_armies[won]
     aid = state.chinese_aid.pop(lost, [])
-    _give_back(game, aid)
+    give_back(game, aid)
     if result == "decisive":
         state.chinese_armies[lost] = winner
         game.note(
-            f"Chinese Civil War: {shown}, decisive; the army in {_name(game, lost)} "
+            f"Chinese Civil War: {shown}, decisive; the army in {area_name(game, lost)} "
             f"joins the {FACTION_NAMES[winner]}"
         )
         _remove_cubes(game, lost)
         check_ccw_end(game)
         return
     if aid:
-        game.note(f"Chinese Civil War: {shown}, marginal; the army in {_name(game, lost)} loses its aid")
+        game.note(f"Chinese Civil War: {shown}, marginal; the army in {area_name(game, lost)} loses its aid")
         return
-    game.note(f"Chinese Civil War: {shown}, marginal; the army in {_name(game, lost)} must retreat")
+    game.note(f"Chinese Civil War: {shown}, marginal; the army in {area_name(game, lost)} must retreat")
     places = retreat_areas(module, state, lost)
     if not places:
         game.push("ccw-retreat", choice="none", area=lost, winner=winner)
@@ -768,7 +737,7 @@ def _ccw_attack_result(game: CataclysmGame, current: Step) -> None:
     _decide(
         game,
         state.chinese_armies[lost],
-        f"where does the army in {_name(game, lost)} retreat? (LR 11.4.1)",
+        f"where does the army in {area_name(game, lost)} retreat? (LR 11.4.1)",
         places,
         "ccw-retreat",
         area=lost,
@@ -781,14 +750,14 @@ def _ccw_retreat(game: CataclysmGame, current: Step) -> None:
     state = game.state
     area_id, winner = current["area"], current["winner"]
     if current["choice"] == "none":
-        game.note(f"the army in {_name(game, area_id)} cannot retreat and is removed (LR 11.4.4 C)")
+        game.note(f"the army in {area_name(game, area_id)} cannot retreat and is removed (LR 11.4.4 C)")
         state.chinese_armies.pop(area_id)
     else:
         move_chinese_army(game, area_id, current["choice"])
-        game.note(f"the army in {_name(game, area_id)} retreats to {_name(game, current['choice'])}")
+        game.note(f"the army in {area_name(game, area_id)} retreats to {area_name(game, current['choice'])}")
     state.chinese_armies[area_id] = winner
     state.chinese_armies = dict(sorted(state.chinese_armies.items()))
-    game.note(f"a new {FACTION_NAMES[winner]} army stands in {_name(game, area_id)}")
+    game.note(f"a new {FACTION_NAMES[winner]} army stands in {area_name(game, area_id)}")
     _remove_cubes(game, area_id)
     check_ccw_end(game)
 
@@ -829,7 +798,7 @@ def _ccw_expand_target(game: CataclysmGame, current: Step) -> None:
         return
     game.roll(
         eff,
-        f"{FACTION_NAMES[faction]} expansion into {_name(game, current['choice'])}",
+        f"{FACTION_NAMES[faction]} expansion into {area_name(game, current['choice'])}",
         "ccw-expand-result",
         plan=current["plan"],
         area=current["choice"],
@@ -846,7 +815,8 @@ def _ccw_expand_result(game: CataclysmGame, current: Step) -> None:
         state.chinese_armies[area_id] = faction
         state.chinese_armies = dict(sorted(state.chinese_armies.items()))
         game.note(
-            f"the {FACTION_NAMES[faction]} roll {faces} and expand into {_name(game, area_id)} (LR 11.4.6)"
+            f"the {FACTION_NAMES[faction]} roll {faces} and expand into"
+            f" {area_name(game, area_id)} (LR 11.4.6)"
         )
         _remove_cubes(game, area_id)
         leaving = [unit for unit in state.units if unit.area == area_id]
@@ -854,5 +824,5 @@ def _ccw_expand_result(game: CataclysmGame, current: Step) -> None:
         steps = retreat_steps(game, leaving, "LR 11.4.6", cup=True)
         game.then(*steps, {"do": "ccw-expand", "plan": current["plan"][1:]})
         return
-    game.note(f"the {FACTION_NAMES[faction]} roll {faces}: no expansion into {_name(game, area_id)}")
+    game.note(f"the {FACTION_NAMES[faction]} roll {faces}: no expansion into {area_name(game, area_id)}")
     game.push("ccw-expand", plan=current["plan"][1:])

@@ -14,13 +14,13 @@ from typing import Any
 from grandstrategy.cataclysm.engine.common import (
     effectiveness_check,
     flag_step,
+    garrisoned,
     power_order,
     set_area,
     unit_from_option,
 )
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
-from grandstrategy.cataclysm.engine.politics import garrisoned
 from grandstrategy.cataclysm.engine.war_start import start_war
 from grandstrategy.cataclysm.module.schema import AreaType, Commitment, Ideology
 from grandstrategy.cataclysm.rules.control import (

@@ -13,6 +13,7 @@ from grandstrategy.cataclysm.engine.common import (
     effectiveness_check,
     flag_step,
     gain_flag,
+    garrisoned,
     home_front_modifier,
 )
 from grandstrategy.cataclysm.engine.control import change_control, check_status_quo
@@ -27,7 +28,7 @@ from grandstrategy.cataclysm.module.schema import (
 )
 from grandstrategy.cataclysm.rules.control import at_war, belligerent, controller, interests, is_country
 from grandstrategy.cataclysm.rules.economy import collectable
-from grandstrategy.cataclysm.rules.frozen import frozen, memo_of
+from grandstrategy.cataclysm.rules.frozen import frozen
 from grandstrategy.cataclysm.rules.politics import (
     STABILITY_TRACK,
     diplomacy_modifier,
@@ -38,27 +39,6 @@ from grandstrategy.cataclysm.rules.politics import (
 )
 from grandstrategy.cataclysm.rules.special import STATUS_QUO_MOBILIZERS, stresa_barred
 from grandstrategy.cataclysm.rules.war import global_war_last_turn
-
-
-def garrisoned(game: CataclysmGame, area_id: str) -> bool:
-    """A country holding a power's land unit; minor armies do not count (LR 2.2.5).
-
-    While the state is frozen (a menu), the areas holding land units are worked out once.
-    """
-    memo = memo_of(game.state)
-    if memo is not None:
-        held = memo.get("garrisoned")
-        if held is None:
-            types = game.module.unit_types
-            held = memo["garrisoned"] = frozenset(
-                unit.area for unit in game.state.units if types[unit.type].unit_class == "land"
-            )
-        return area_id in held
-    return any(
-        game.module.unit_types[unit.type].unit_class == "land"
-        for unit in game.state.units
-        if unit.area == area_id
-    )
 
 
 def political_options(game: CataclysmGame, power: str) -> list[str]:
