@@ -11,6 +11,11 @@ from dataclasses import replace
 from math import ceil
 from typing import Any
 
+from grandstrategy.cataclysm.engine.civil_war import (
+    move_chinese_army,
+    remove_chinese_army,
+    spend_aid_for_attack,
+)
 from grandstrategy.cataclysm.engine.common import (
     flag_step,
     power_order,
@@ -134,8 +139,6 @@ def _combat_begin(game: CataclysmGame, current: Step) -> None:
 
 
 def _spend_aid(game: CataclysmGame, op: Op) -> bool:
-    from grandstrategy.cataclysm.engine.civil_war import spend_aid_for_attack  # deferred: an import cycle
-
     return bool(spend_aid_for_attack(game, op["target"], op["power"]))
 
 
@@ -440,8 +443,6 @@ def destroy_token(game: CataclysmGame, token: str, *, flip: bool = False) -> Non
             state.minor_armies.remove(area_id)
             game.note(f"the minor army in {module.area(area_id).name} is removed from play")
         else:
-            from grandstrategy.cataclysm.engine.civil_war import remove_chinese_army
-
             game.note(f"the Chinese army in {module.area(area_id).name} is destroyed")
             remove_chinese_army(game, area_id)
         return
@@ -563,8 +564,6 @@ def _retreat(game: CataclysmGame, current: Step) -> None:
 
 
 def _move_chinese(game: CataclysmGame, area_id: str, place: str) -> None:
-    from grandstrategy.cataclysm.engine.civil_war import move_chinese_army
-
     move_chinese_army(game, area_id, place)
     game.note(f"the Chinese army retreats to {game.module.area(place).name}")
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
+from grandstrategy.cataclysm.rules.arithmetic import Standing, effectiveness_order
 from grandstrategy.cataclysm.rules.dice import check_succeeds
 from grandstrategy.cataclysm.rules.economy import build_cost
 from grandstrategy.cataclysm.rules.frozen import memo_of
@@ -238,8 +239,6 @@ def next_turn_box(game: CataclysmGame, counter: str) -> None:
 
 def power_order(game: CataclysmGame, *, decreasing: bool, powers: list[str] | None = None) -> list[str]:
     """Active powers in effectiveness order (LR 3.1); ties within an ideology by name (see decisions)."""
-    from grandstrategy.cataclysm.rules.arithmetic import Standing, effectiveness_order
-
     wanted = powers if powers is not None else [p for p, line in game.state.powers.items() if line.active]
     standings = [
         Standing(p, effectiveness(game.module, game.state, p), game.module.powers[p].ideology) for p in wanted

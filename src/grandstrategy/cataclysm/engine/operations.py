@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from grandstrategy.cataclysm.engine.civil_war import offer_revocation
 from grandstrategy.cataclysm.engine.common import (
     effectiveness_check,
     flag_step,
@@ -837,8 +838,6 @@ def _op_move(game: CataclysmGame, current: Step) -> None:
     game.note(f"{op['power']}'s attackers move into {module.area(op['target']).name}")
     game.push("op-support", op=op, side="attacker")
     if op["target"] in state.civil_wars or op["target"] in state.chinese_aid:
-        from grandstrategy.cataclysm.engine.civil_war import offer_revocation
-
         offer_revocation(game, [op["target"]])  # patrons may take their aid back first (LR 11.2)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from grandstrategy.cataclysm.engine import alliance, special
+from grandstrategy.cataclysm.engine.atomic import start_timer
 from grandstrategy.cataclysm.engine.common import (
     counters_in_play,
     effectiveness_check,
@@ -19,7 +20,10 @@ from grandstrategy.cataclysm.engine.common import (
 from grandstrategy.cataclysm.engine.control import change_control, check_status_quo
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
+from grandstrategy.cataclysm.engine.military import any_military_action
+from grandstrategy.cataclysm.engine.operations import operation_options
 from grandstrategy.cataclysm.engine.posture import change_posture, posture_options, posture_penalty
+from grandstrategy.cataclysm.engine.war_start import make_war, may_declare_war, start_war
 from grandstrategy.cataclysm.module.schema import (
     AreaType,
     Commitment,
@@ -37,7 +41,8 @@ from grandstrategy.cataclysm.rules.politics import (
     provoked,
     record_result,
 )
-from grandstrategy.cataclysm.rules.special import STATUS_QUO_MOBILIZERS, stresa_barred
+from grandstrategy.cataclysm.rules.special import STATUS_QUO_MOBILIZERS
+from grandstrategy.cataclysm.rules.special_control import stresa_barred
 from grandstrategy.cataclysm.rules.war import global_war_last_turn
 
 
@@ -84,16 +89,11 @@ def _political_options(game: CataclysmGame, power: str) -> list[str]:
 
 def _military_action_possible(game: CataclysmGame, power: str) -> bool:
     """Whether one military action could do anything now (maneuvers, LR 6.5 with LR 3.3)."""
-    from grandstrategy.cataclysm.engine.military import any_military_action
-
     return any_military_action(game, power)
 
 
 def war_declarations(game: CataclysmGame, power: str) -> list[str]:
     """``declare-war X`` (or ``X+Y`` for allies) for each declaration an operation could follow (LR 6.2)."""
-    from grandstrategy.cataclysm.engine.operations import operation_options
-    from grandstrategy.cataclysm.engine.war_start import make_war, may_declare_war
-
     state, module = game.state, game.module
     if may_declare_war(game, power) is not None:
         return []
@@ -202,8 +202,6 @@ def _political_result(game: CataclysmGame, current: Step) -> None:
     elif action == "maneuvers":
         game.push("military-action", power=power, left=1, deployed=[], only=None)
     elif action == "declare-war":
-        from grandstrategy.cataclysm.engine.war_start import start_war
-
         targets = target.split("+")
         game.push(  # LR 6.2: then one operation; the snapshot undoes the declaration if none is possible
             "military-action", power=power, left=1, deployed=[], only=targets, undo=game.state.to_json()
@@ -238,8 +236,6 @@ def escalate(game: CataclysmGame, power: str) -> None:
         limited = [c.limited_marker for c in industrial if c.limited_marker is not None]
         steps.append({"do": "escalation-limited", "power": power, "count": printed, "markers": limited})
     if line.commitment is Commitment.TOTAL_WAR and power == "united-states":
-        from grandstrategy.cataclysm.engine.atomic import start_timer
-
         start_timer(game)  # LR 12.2.2
     if line.commitment is Commitment.TOTAL_WAR and state.war_status is not WarStatus.GLOBAL:
         state.war_status = WarStatus.GLOBAL
