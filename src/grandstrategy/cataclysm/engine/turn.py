@@ -10,6 +10,7 @@ from collections import Counter
 from fractions import Fraction
 
 from grandstrategy.cataclysm.engine import (  # noqa: F401  (register steps)
+    aftermath,
     collapse,
     combat,
     counters,
