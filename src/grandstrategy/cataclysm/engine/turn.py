@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from grandstrategy.cataclysm.engine import (  # noqa: F401  (register steps)
     aftermath,
+    chinese_civil_war,
     collapse,
     combat,
     counters,
