@@ -6,7 +6,7 @@ outcome (a die, a cup draw); the answer comes back as a new step that carries it
 pending step is data, a game can be saved, copied and replayed at any point.
 """
 
-from grandstrategy.cataclysm.engine import turn  # noqa: F401  (registers every step handler)
-from grandstrategy.cataclysm.engine.game import CATACLYSM, CataclysmGame, CataclysmRuleSet, Choose
+from grandstrategy.cataclysm.engine.game import CataclysmGame, Choose
+from grandstrategy.cataclysm.engine.ruleset import CATACLYSM, CataclysmRuleSet
 
 __all__ = ["CATACLYSM", "CataclysmGame", "CataclysmRuleSet", "Choose"]

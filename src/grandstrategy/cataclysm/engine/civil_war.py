@@ -1,4 +1,5 @@
-"""Civil wars as steps (LR 11, 8.5, 9.7.1): outbreaks, aid, resolution and the Chinese Civil War.
+"""Civil wars as steps (LR 11, 8.5, 9.7.1): outbreaks, aid, resolution; the Chinese Civil War's
+resolution steps (LR 11.4.4-11.4.6) are in :mod:`chinese_civil_war`.
 
 Entry points for other parts of the engine:
 
@@ -21,7 +22,8 @@ from __future__ import annotations
 from typing import Any
 
 from grandstrategy.cataclysm.engine import collapse  # noqa: F401  (registers the "opportunity" step)
-from grandstrategy.cataclysm.engine.common import flag_step, power_order, stability_step
+from grandstrategy.cataclysm.engine.aid import area_name, control_changed, give_back, is_active
+from grandstrategy.cataclysm.engine.common import flag_step, garrisoned, power_order, stability_step
 from grandstrategy.cataclysm.engine.control import (
     change_control,
     check_status_quo,
@@ -31,22 +33,15 @@ from grandstrategy.cataclysm.engine.control import (
 from grandstrategy.cataclysm.engine.displacement import retreat_steps
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
-from grandstrategy.cataclysm.engine.politics import garrisoned
 from grandstrategy.cataclysm.module.schema import AreaStatus
 from grandstrategy.cataclysm.rules.civil_war import (
     CHINA,
-    FACTIONS,
     LEFT,
     RIGHT,
     SIDES,
-    attack_pairs,
-    ccw_active,
     ccw_in_progress,
     civil_war_eligible,
-    deciding_power,
     expansion_plan,
-    expansion_targets,
-    faction_armies,
     faction_dice,
     has_interest,
     intervention_targets,
@@ -55,47 +50,12 @@ from grandstrategy.cataclysm.rules.civil_war import (
     outcome,
     patrons,
     pick_row,
-    retreat_areas,
     subroll_key,
 )
 from grandstrategy.cataclysm.rules.control import at_war, controller, is_country
-from grandstrategy.cataclysm.rules.dice import check_succeeds, roll_result
+from grandstrategy.cataclysm.rules.dice import roll_result
 
 FACTION_NAMES = {"gmd": "GMD", "chicom": "ChiCom", LEFT: "left", RIGHT: "right"}
-
-
-def _active(game: CataclysmGame, power: str) -> bool:
-    line = game.state.powers.get(power)
-    return line is not None and line.active
-
-
-def _give_back(game: CataclysmGame, aid: list[str]) -> None:
-    """Return aid or Influence markers to their powers' available boxes (LR 11.2)."""
-    for power in aid:
-        if _active(game, power):
-            game.state.powers[power].available_offensives += 1
-
-
-def _name(game: CataclysmGame, area_id: str) -> str:
-    return "China" if area_id == CHINA else game.module.area(area_id).name
-
-
-# ---- keeping the markers consistent ------------------------------------------------------------
-
-
-def control_changed(game: CataclysmGame, area_id: str) -> None:
-    """A power gained (or an area lost) control: its civil war ends and aid and Influence there go
-    back (LR 2.2.4, 11.0, 11.2). The Chinese Civil War goes on, but aid on the army there goes back.
-
-    ``engine.control.change_control`` should call this where it removes the cubes.
-    """
-    state = game.state
-    sides = state.civil_wars.pop(area_id, None)
-    if sides is not None:
-        _give_back(game, [*sides[LEFT], *sides[RIGHT]])
-        game.note(f"the civil war in {_name(game, area_id)} ends: control of the area changed (LR 11.0)")
-    _give_back(game, state.influence.pop(area_id, []))
-    _give_back(game, state.chinese_aid.pop(area_id, []))
 
 
 def remove_chinese_army(game: CataclysmGame, area_id: str) -> None:
@@ -103,9 +63,9 @@ def remove_chinese_army(game: CataclysmGame, area_id: str) -> None:
     Civil War ends if one faction is left (LR 11.4.5)."""
     state = game.state
     faction = state.chinese_armies.pop(area_id, None)
-    _give_back(game, state.chinese_aid.pop(area_id, []))
+    give_back(game, state.chinese_aid.pop(area_id, []))
     if faction is not None:
-        game.note(f"the {FACTION_NAMES[faction]} army in {_name(game, area_id)} is removed")
+        game.note(f"the {FACTION_NAMES[faction]} army in {area_name(game, area_id)} is removed")
     check_ccw_end(game)
 
 
@@ -135,11 +95,11 @@ def check_ccw_end(game: CataclysmGame) -> None:
     state.ccw_winner = winner
     aid = [power for area in sorted(state.chinese_aid) for power in state.chinese_aid[area]]
     state.chinese_aid.clear()
-    keep = [power for power in patrons(aid) if _active(game, power)]
+    keep = [power for power in patrons(aid) if is_active(game, power)]
     spare = list(aid)
     for power in keep:
         spare.remove(power)
-    _give_back(game, spare)
+    give_back(game, spare)
     if keep:
         state.influence[CHINA] = keep
     game.note(
@@ -160,10 +120,10 @@ def sync(game: CataclysmGame) -> None:
     state, module = game.state, game.module
     for sides in state.civil_wars.values():
         for side in SIDES:
-            sides[side] = [p for p in sides[side] if _active(game, p)]
+            sides[side] = [p for p in sides[side] if is_active(game, p)]
     for table in (state.chinese_aid, state.influence):
         for key in list(table):
-            table[key] = [p for p in table[key] if _active(game, p)]
+            table[key] = [p for p in table[key] if is_active(game, p)]
             if not table[key]:
                 del table[key]
     for area_id in sorted(state.civil_wars):
@@ -171,18 +131,18 @@ def sync(game: CataclysmGame) -> None:
             control_changed(game, area_id)
     for area_id in sorted(state.influence):
         if area_id != CHINA and controller(module, state, area_id) is not None:
-            _give_back(game, state.influence.pop(area_id))
+            give_back(game, state.influence.pop(area_id))
     for area_id in sorted(state.chinese_aid):
         if area_id not in state.chinese_armies:
-            _give_back(game, state.chinese_aid.pop(area_id))
+            give_back(game, state.chinese_aid.pop(area_id))
     check_ccw_end(game)
 
 
-def _remove_cubes(game: CataclysmGame, area_id: str) -> None:
+def remove_area_cubes(game: CataclysmGame, area_id: str) -> None:
     """Remove every cube from the area; the area's control changes (LR 2.2.4)."""
     cubes = game.state.cubes.pop(area_id, None)
     if cubes:
-        game.note(f"the cubes in {_name(game, area_id)} are removed ({', '.join(sorted(cubes))})")
+        game.note(f"the cubes in {area_name(game, area_id)} are removed ({', '.join(sorted(cubes))})")
         check_status_quo(game)
 
 
@@ -297,7 +257,7 @@ def _influence_to_aid(game: CataclysmGame, current: Step) -> None:
         return
     game.ask(
         power,
-        f"your Influence in {_name(game, area_id)} turns back into aid: for which faction? (LR 11.1)",
+        f"your Influence in {area_name(game, area_id)} turns back into aid: for which faction? (LR 11.1)",
         [LEFT, RIGHT],
         "cw-influence-side",
         area=area_id,
@@ -314,20 +274,20 @@ def _influence_side(game: CataclysmGame, current: Step) -> None:
     if not held:
         del state.influence[area_id]
     state.civil_wars[area_id][current["choice"]].append(power)
-    game.note(f"{power}'s Influence in {_name(game, area_id)} becomes aid to the {current['choice']}")
+    game.note(f"{power}'s Influence in {area_name(game, area_id)} becomes aid to the {current['choice']}")
 
 
 @step("cw-founding-aid")
 def _founding_aid(game: CataclysmGame, current: Step) -> None:
     """The former controller may place one aid marker, with no LOC and no provocation (LR 11.1)."""
     area_id, power = current["area"], current["power"]
-    if area_id not in game.state.civil_wars or not _active(game, power):
+    if area_id not in game.state.civil_wars or not is_active(game, power):
         return
     if game.state.powers[power].available_offensives < 1:
         return
     game.ask(
         power,
-        f"civil war in {_name(game, area_id)}: place one aid marker for a faction? (LR 11.1)",
+        f"civil war in {area_name(game, area_id)}: place one aid marker for a faction? (LR 11.1)",
         [LEFT, RIGHT, "none"],
         "cw-founding-aid-answer",
         area=area_id,
@@ -342,7 +302,7 @@ def _founding_aid_answer(game: CataclysmGame, current: Step) -> None:
     power, area_id = current["power"], current["area"]
     game.state.powers[power].available_offensives -= 1
     game.state.civil_wars[area_id][current["choice"]].append(power)
-    game.note(f"{power} places aid for the {current['choice']} in {_name(game, area_id)}")
+    game.note(f"{power} places aid for the {current['choice']} in {area_name(game, area_id)}")
 
 
 # ---- intervention (LR 8.5) ---------------------------------------------------------------------
@@ -395,9 +355,12 @@ def _intervene(game: CataclysmGame, current: Step) -> None:
         state.civil_wars[area_id][side].append(power)
     else:
         state.chinese_aid.setdefault(area_id, []).append(power)
-    game.note(f"{power} intervenes in {_name(game, area_id)}: aid to the {FACTION_NAMES[side]} (LR 8.5)")
+    game.note(f"{power} intervenes in {area_name(game, area_id)}: aid to the {FACTION_NAMES[side]} (LR 8.5)")
     game.then(
-        *(flag_step(other, f"provoked: {power} intervenes in {_name(game, area_id)}") for other in watching)
+        *(
+            flag_step(other, f"provoked: {power} intervenes in {area_name(game, area_id)}")
+            for other in watching
+        )
     )
 
 
@@ -470,15 +433,15 @@ def _revoke_answer(game: CataclysmGame, current: Step) -> None:
         state.influence[area_id].remove(power)
         if not state.influence[area_id]:
             del state.influence[area_id]
-        game.note(f"{power} returns its Influence in {_name(game, area_id)}")
+        game.note(f"{power} returns its Influence in {area_name(game, area_id)}")
     else:
         area_id, side = _parse_target(choice)
         aid = state.civil_wars[area_id][side] if side in SIDES else state.chinese_aid[area_id]
         aid.remove(power)
         if side not in SIDES and not aid:
             del state.chinese_aid[area_id]
-        game.note(f"{power} revokes its aid to the {FACTION_NAMES[side]} in {_name(game, area_id)}")
-    _give_back(game, [power])
+        game.note(f"{power} revokes its aid to the {FACTION_NAMES[side]} in {area_name(game, area_id)}")
+    give_back(game, [power])
     game.push("cw-revoke-offer", powers=current["powers"], areas=current["areas"])
 
 
@@ -519,10 +482,10 @@ def spend_aid_for_attack(game: CataclysmGame, area_id: str, attacker: str) -> bo
             spent.append(patron)
     if area_id in state.chinese_aid and not state.chinese_aid[area_id]:
         del state.chinese_aid[area_id]
-    _give_back(game, spent)
+    give_back(game, spent)
     if spent:
         game.note(
-            f"{attacker} attacks {_name(game, area_id)}: aid of {', '.join(spent)} is spent, "
+            f"{attacker} attacks {area_name(game, area_id)}: aid of {', '.join(spent)} is spent, "
             "the defence rolls one more die (LR 9.7.1)"
         )
     return bool(spent)
@@ -588,7 +551,7 @@ def _resolve(game: CataclysmGame, current: Step) -> None:
     left_dice, right_dice = faction_dice(len(sides[LEFT]), len(sides[RIGHT]))
     game.roll(
         left_dice,
-        f"civil war in {_name(game, area_id)}: the left",
+        f"civil war in {area_name(game, area_id)}: the left",
         "cw-second-roll",
         area=area_id,
         right_dice=right_dice,
@@ -599,7 +562,7 @@ def _resolve(game: CataclysmGame, current: Step) -> None:
 def _second_roll(game: CataclysmGame, current: Step) -> None:
     game.roll(
         current["right_dice"],
-        f"civil war in {_name(game, current['area'])}: the right",
+        f"civil war in {area_name(game, current['area'])}: the right",
         "cw-result",
         area=current["area"],
         left=current["dice"],
@@ -611,13 +574,13 @@ def _result(game: CataclysmGame, current: Step) -> None:
     """Stalemate, marginal or decisive victory (LR 11.3)."""
     state = game.state
     area_id = current["area"]
-    name = _name(game, area_id)
+    name = area_name(game, area_id)
     sides = state.civil_wars[area_id]
     scores = (roll_result(current["left"]), roll_result(current["dice"]))
     result, winner_index = outcome(*scores)
     shown = f"left {scores[0]}, right {scores[1]}"
     if winner_index is None:
-        _give_back(game, [*sides[LEFT], *sides[RIGHT]])
+        give_back(game, [*sides[LEFT], *sides[RIGHT]])
         sides[LEFT], sides[RIGHT] = [], []
         game.note(f"civil war in {name}: {shown}, stalemate; both factions lose their aid (LR 11.3)")
         return
@@ -625,19 +588,19 @@ def _result(game: CataclysmGame, current: Step) -> None:
     loser = other_side(winner)
     beaten_aid = sides[loser]
     if result == "marginal" and beaten_aid:
-        _give_back(game, beaten_aid)
+        give_back(game, beaten_aid)
         sides[loser] = []
         game.note(
             f"civil war in {name}: {shown}, marginal victory of the {winner}; the {loser} loses its aid"
         )
         return
-    backers = [p for p in patrons(sides[winner]) if _active(game, p)]
+    backers = [p for p in patrons(sides[winner]) if is_active(game, p)]
     del state.civil_wars[area_id]
     if result == "marginal":
         spare = list(sides[winner])
         for power in backers:
             spare.remove(power)
-        _give_back(game, spare)
+        give_back(game, spare)
         if backers:
             state.influence[area_id] = backers
         game.note(
@@ -646,7 +609,7 @@ def _result(game: CataclysmGame, current: Step) -> None:
             + " (LR 11.3)"
         )
         return
-    _give_back(game, [*beaten_aid, *sides[winner]])
+    give_back(game, [*beaten_aid, *sides[winner]])
     game.note(f"civil war in {name}: {shown}, decisive victory of the {winner}; the war ends (LR 11.3)")
     if len(backers) == 1:
         change_control(game, area_id, backers[0])  # as a conquest (LR 10.9.1)
@@ -658,201 +621,3 @@ def _result(game: CataclysmGame, current: Step) -> None:
         order = [p for p in power_order(game, decreasing=True) if p in backers]
         game.note(f"the patrons {', '.join(order)} have a diplomatic opportunity in {name} (LR 5.7)")
         game.push("opportunity", area=area_id, powers=order)
-
-
-# ---- the Chinese Civil War (LR 11.4.4 - 11.4.6) --------------------------------------------------
-
-
-def _decide(
-    game: CataclysmGame, faction: str, prompt: str, options: list[str], then: str, /, **context: Any
-) -> None:
-    """A faction's choice: the deciding power picks (LR 11.4.4 B); a single option needs nobody."""
-    decider = deciding_power(game.module, game.state, faction)
-    if len(options) == 1 or decider is None:
-        game.push(then, choice=options[0], **context)
-        return
-    game.ask(decider, f"for the {FACTION_NAMES[faction]}: {prompt}", options, then, **context)
-
-
-@step("ccw-resolution")
-def _ccw_resolution(game: CataclysmGame, current: Step) -> None:
-    state, module = game.state, game.module
-    if state.ccw_winner is not None:
-        game.push("ccw-expand", plan=[list(item) for item in expansion_plan(state)])
-        return
-    if not ccw_in_progress(state):
-        return
-    if not ccw_active(module, state):
-        game.note("the Chinese Civil War is Inactive: a Chinese country is garrisoned; both factions expand")
-        game.push("ccw-expand", plan=[list(item) for item in expansion_plan(state)])
-        return
-    counts = {faction: len(faction_armies(state, faction)) for faction in FACTIONS}
-    attacker = FACTIONS[0] if counts[FACTIONS[0]] >= counts[FACTIONS[1]] else FACTIONS[1]
-    pairs = attack_pairs(module, state, attacker)
-    if not pairs:
-        game.note("the Chinese Civil War is Active, but no armies face each other: both factions expand")
-        game.push("ccw-expand", plan=[list(item) for item in expansion_plan(state)])
-        return
-    game.note(f"the Chinese Civil War is Active: the {FACTION_NAMES[attacker]} must attack (LR 11.4.4)")
-    _decide(
-        game,
-        attacker,
-        "which army attacks which? (LR 11.4.4 C)",
-        [f"{area} attacks {target}" for area, target in pairs],
-        "ccw-attack",
-    )
-
-
-@step("ccw-attack")
-def _ccw_attack(game: CataclysmGame, current: Step) -> None:
-    area_id, _, target = current["choice"].split()
-    state = game.state
-    mine, theirs = faction_dice(
-        len(state.chinese_aid.get(area_id, [])), len(state.chinese_aid.get(target, []))
-    )
-    game.roll(
-        mine,
-        f"Chinese Civil War: the army in {_name(game, area_id)} attacks",
-        "ccw-defend",
-        armies=[area_id, target],
-        defender_dice=theirs,
-    )
-
-
-@step("ccw-defend")
-def _ccw_defend(game: CataclysmGame, current: Step) -> None:
-    target = current["armies"][1]
-    game.roll(
-        current["defender_dice"],
-        f"Chinese Civil War: the army in {_name(game, target)} defends",
-        "ccw-attack-result",
-        armies=current["armies"],
-        attacker=current["dice"],
-    )
-
-
-@step("ccw-attack-result")
-def _ccw_attack_result(game: CataclysmGame, current: Step) -> None:
-    """The modified results of LR 11.4.4 C."""
-    state, module = game.state, game.module
-    armies = current["armies"]
-    scores = (roll_result(current["attacker"]), roll_result(current["dice"]))
-    result, winner_index = outcome(*scores)
-    shown = f"{_name(game, armies[0])} {scores[0]}, {_name(game, armies[1])} {scores[1]}"
-    if winner_index is None:
-        for area_id in armies:
-            _give_back(game, state.chinese_aid.pop(area_id, []))
-        game.note(f"Chinese Civil War: {shown}, stalemate; both armies lose their aid")
-        return
-    won, lost = armies[winner_index], armies[1 - winner_index]
-    winner = state.chinese_armies[won]
-    aid = state.chinese_aid.pop(lost, [])
-    _give_back(game, aid)
-    if result == "decisive":
-        state.chinese_armies[lost] = winner
-        game.note(
-            f"Chinese Civil War: {shown}, decisive; the army in {_name(game, lost)} "
-            f"joins the {FACTION_NAMES[winner]}"
-        )
-        _remove_cubes(game, lost)
-        check_ccw_end(game)
-        return
-    if aid:
-        game.note(f"Chinese Civil War: {shown}, marginal; the army in {_name(game, lost)} loses its aid")
-        return
-    game.note(f"Chinese Civil War: {shown}, marginal; the army in {_name(game, lost)} must retreat")
-    places = retreat_areas(module, state, lost)
-    if not places:
-        game.push("ccw-retreat", choice="none", area=lost, winner=winner)
-        return
-    _decide(
-        game,
-        state.chinese_armies[lost],
-        f"where does the army in {_name(game, lost)} retreat? (LR 11.4.1)",
-        places,
-        "ccw-retreat",
-        area=lost,
-        winner=winner,
-    )
-
-
-@step("ccw-retreat")
-def _ccw_retreat(game: CataclysmGame, current: Step) -> None:
-    state = game.state
-    area_id, winner = current["area"], current["winner"]
-    if current["choice"] == "none":
-        game.note(f"the army in {_name(game, area_id)} cannot retreat and is removed (LR 11.4.4 C)")
-        state.chinese_armies.pop(area_id)
-    else:
-        move_chinese_army(game, area_id, current["choice"])
-        game.note(f"the army in {_name(game, area_id)} retreats to {_name(game, current['choice'])}")
-    state.chinese_armies[area_id] = winner
-    state.chinese_armies = dict(sorted(state.chinese_armies.items()))
-    game.note(f"a new {FACTION_NAMES[winner]} army stands in {_name(game, area_id)}")
-    _remove_cubes(game, area_id)
-    check_ccw_end(game)
-
-
-@step("ccw-expand")
-def _ccw_expand(game: CataclysmGame, current: Step) -> None:
-    """Each faction in turn tries to expand by diplomacy with no modifiers (LR 11.4.6).
-
-    During the war each faction must make its attempt; once the war has ended the winner only may,
-    so its deciding power may also answer ``none``.
-    """
-    plan = current["plan"]
-    if not plan:
-        return
-    faction, eff = plan[0]
-    targets = expansion_targets(game.module, game.state, faction)
-    if not targets:
-        game.note(f"the {FACTION_NAMES[faction]} have nowhere to expand")
-        game.push("ccw-expand", plan=plan[1:])
-        return
-    optional = game.state.ccw_winner == faction  # "may attempt" after the war (LR 11.4.6)
-    _decide(
-        game,
-        faction,
-        f"expand into which country (effectiveness {eff})? (LR 11.4.6)",
-        [*targets, "none"] if optional else targets,
-        "ccw-expand-target",
-        plan=plan,
-    )
-
-
-@step("ccw-expand-target")
-def _ccw_expand_target(game: CataclysmGame, current: Step) -> None:
-    faction, eff = current["plan"][0]
-    if current["choice"] == "none":
-        game.note(f"the {FACTION_NAMES[faction]} do not try to expand (LR 11.4.6)")
-        game.push("ccw-expand", plan=current["plan"][1:])
-        return
-    game.roll(
-        eff,
-        f"{FACTION_NAMES[faction]} expansion into {_name(game, current['choice'])}",
-        "ccw-expand-result",
-        plan=current["plan"],
-        area=current["choice"],
-    )
-
-
-@step("ccw-expand-result")
-def _ccw_expand_result(game: CataclysmGame, current: Step) -> None:
-    state = game.state
-    faction = current["plan"][0][0]
-    area_id = current["area"]
-    faces = " ".join(str(d) for d in current["dice"])
-    if check_succeeds(current["dice"]):
-        state.chinese_armies[area_id] = faction
-        state.chinese_armies = dict(sorted(state.chinese_armies.items()))
-        game.note(
-            f"the {FACTION_NAMES[faction]} roll {faces} and expand into {_name(game, area_id)} (LR 11.4.6)"
-        )
-        _remove_cubes(game, area_id)
-        leaving = [unit for unit in state.units if unit.area == area_id]
-        # the other units retreat or go to the cup, as each owner chooses (LR 11.4.6)
-        steps = retreat_steps(game, leaving, "LR 11.4.6", cup=True)
-        game.then(*steps, {"do": "ccw-expand", "plan": current["plan"][1:]})
-        return
-    game.note(f"the {FACTION_NAMES[faction]} roll {faces}: no expansion into {_name(game, area_id)}")
-    game.push("ccw-expand", plan=current["plan"][1:])

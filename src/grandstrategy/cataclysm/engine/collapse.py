@@ -83,29 +83,6 @@ def _allies_test(game: CataclysmGame, power: str, reason: str) -> list[Step]:
     return [*tests, {"do": "collapse-queue", "powers": []}]
 
 
-def deferred_collapse(game: CataclysmGame, power: str) -> bool:
-    """Queue the collapse of an ally that failed its test during another power's collapse or
-    surrender; they are resolved after that procedure, one at a time (LR 5.5.3 step 6, 5.5.4 step 2).
-
-    A power whose collapse is already queued or about to run is not queued twice: its stability
-    marker is already in the collapse box. Returns False when no queue is waiting.
-    """
-    queues = [s for s in game.stack if s["do"] == "collapse-queue"]
-    if not queues:
-        return False
-    if not any(s["do"] == "collapse" and s.get("power") == power for s in game.stack) and not queued(
-        game, power
-    ):
-        queues[-1]["powers"].append(power)
-        game.note(f"{power} collapses; resolved once the current procedure is complete (LR 5.5.3)")
-    return True
-
-
-def queued(game: CataclysmGame, power: str) -> bool:
-    """Whether the power's collapse waits in a queue: a further failed test changes nothing."""
-    return any(s["do"] == "collapse-queue" and power in s["powers"] for s in game.stack)
-
-
 @step("collapse-queue")
 def _collapse_queue(game: CataclysmGame, current: Step) -> None:
     """Allies that collapsed meanwhile, in increasing effectiveness order (LR 5.5.3 step 6)."""

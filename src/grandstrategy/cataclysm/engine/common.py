@@ -7,8 +7,10 @@ from typing import Any
 
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
+from grandstrategy.cataclysm.rules.arithmetic import Standing, effectiveness_order
 from grandstrategy.cataclysm.rules.dice import check_succeeds
 from grandstrategy.cataclysm.rules.economy import build_cost
+from grandstrategy.cataclysm.rules.frozen import memo_of
 from grandstrategy.cataclysm.rules.movement import coast_on_arrival
 from grandstrategy.cataclysm.rules.politics import check_dice, effectiveness, lower_stability
 from grandstrategy.cataclysm.state import Unit
@@ -115,14 +117,35 @@ def _stability_test(game: CataclysmGame, current: Step) -> None:
     )
 
 
+def deferred_collapse(game: CataclysmGame, power: str) -> bool:
+    """Queue the collapse of an ally that failed its test during another power's collapse or
+    surrender; they are resolved after that procedure, one at a time (LR 5.5.3 step 6, 5.5.4 step 2).
+
+    A power whose collapse is already queued or about to run is not queued twice: its stability
+    marker is already in the collapse box. Returns False when no queue is waiting.
+    """
+    queues = [s for s in game.stack if s["do"] == "collapse-queue"]
+    if not queues:
+        return False
+    if not any(s["do"] == "collapse" and s.get("power") == power for s in game.stack) and not queued(
+        game, power
+    ):
+        queues[-1]["powers"].append(power)
+        game.note(f"{power} collapses; resolved once the current procedure is complete (LR 5.5.3)")
+    return True
+
+
+def queued(game: CataclysmGame, power: str) -> bool:
+    """Whether the power's collapse waits in a queue: a further failed test changes nothing."""
+    return any(s["do"] == "collapse-queue" and power in s["powers"] for s in game.stack)
+
+
 @step("stability-result")
 def _stability_result(game: CataclysmGame, current: Step) -> None:
     if current["success"]:
         return
     power = current["power"]
     if lower_stability(game.state, power):
-        from grandstrategy.cataclysm.engine.collapse import deferred_collapse, queued  # it imports this
-
         if current.get("defer") and deferred_collapse(game, power):
             return  # an ally's test within a collapse or surrender (LR 5.5.3 step 6)
         if queued(game, power):
@@ -216,8 +239,6 @@ def next_turn_box(game: CataclysmGame, counter: str) -> None:
 
 def power_order(game: CataclysmGame, *, decreasing: bool, powers: list[str] | None = None) -> list[str]:
     """Active powers in effectiveness order (LR 3.1); ties within an ideology by name (see decisions)."""
-    from grandstrategy.cataclysm.rules.arithmetic import Standing, effectiveness_order
-
     wanted = powers if powers is not None else [p for p, line in game.state.powers.items() if line.active]
     standings = [
         Standing(p, effectiveness(game.module, game.state, p), game.module.powers[p].ideology) for p in wanted
@@ -335,3 +356,24 @@ def take_built(game: CataclysmGame, power: str, item: str) -> str:
         return f"upgrade:{power}:{item.removeprefix('upgrade:')}"
     line.force_pool[game.module.unit_types[item].counter] -= 1
     return f"unit:{power}:{item}"
+
+
+def garrisoned(game: CataclysmGame, area_id: str) -> bool:
+    """A country holding a power's land unit; minor armies do not count (LR 2.2.5).
+
+    While the state is frozen (a menu), the areas holding land units are worked out once.
+    """
+    memo = memo_of(game.state)
+    if memo is not None:
+        held = memo.get("garrisoned")
+        if held is None:
+            types = game.module.unit_types
+            held = memo["garrisoned"] = frozenset(
+                unit.area for unit in game.state.units if types[unit.type].unit_class == "land"
+            )
+        return area_id in held
+    return any(
+        game.module.unit_types[unit.type].unit_class == "land"
+        for unit in game.state.units
+        if unit.area == area_id
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from grandstrategy.cataclysm.engine.aid import control_changed
 from grandstrategy.cataclysm.engine.common import flag_step, stability_step
 from grandstrategy.cataclysm.engine.displacement import sweep
 from grandstrategy.cataclysm.engine.game import CataclysmGame
@@ -39,8 +40,6 @@ def change_control(game: CataclysmGame, area_id: str, gainer: str) -> None:
     ]
     owner_flags = cube_removal_flags(game, area_id)
     state.cubes.pop(area_id, None)
-    from grandstrategy.cataclysm.engine.civil_war import control_changed  # it imports this module
-
     control_changed(game, area_id)  # a civil war there ends; aid and Influence go back (LR 11.0)
     if area_id in state.special_bases:  # whoever gains the country, the UK included (LR 2.3.3)
         state.special_bases.remove(area_id)

@@ -14,6 +14,7 @@ from grandstrategy.cataclysm.engine import civil_war
 from grandstrategy.cataclysm.engine.common import (
     effectiveness_check,
     gain_flag,
+    garrisoned,
     power_order,
     return_to_card,
     stability_test,
@@ -22,7 +23,6 @@ from grandstrategy.cataclysm.engine.control import change_control, check_status_
 from grandstrategy.cataclysm.engine.displacement import retreat_steps, sweep
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
-from grandstrategy.cataclysm.engine.politics import garrisoned
 from grandstrategy.cataclysm.module.schema import Commitment, Stability, WarStatus
 from grandstrategy.cataclysm.module.world import area_controller
 from grandstrategy.cataclysm.rules.control import belligerent, controller, interests, is_country

@@ -1,4 +1,6 @@
-"""Cataclysm as a kernel rule set: the game state, its one action kind, and the rule set object."""
+"""The Cataclysm game object: the state, the step machine's run loop, and its one action kind.
+
+The bottom of the engine: every step module imports it; the rule set (:mod:`ruleset`) sits on top."""
 
 from __future__ import annotations
 
@@ -9,13 +11,12 @@ from fractions import Fraction
 from typing import Any
 
 from grandstrategy.cataclysm.engine.machine import HANDLERS, PURE_STEPS, WATCHERS, Step, die_outcomes
-from grandstrategy.cataclysm.module import Module, load_module
-from grandstrategy.cataclysm.state import CataclysmState, new_state
+from grandstrategy.cataclysm.module import Module
+from grandstrategy.cataclysm.state import CataclysmState
 from grandstrategy.core.actions import Action
-from grandstrategy.core.canonical import JSONObject, JSONValue
+from grandstrategy.core.canonical import JSONObject
 from grandstrategy.core.chance import ChanceNode
-from grandstrategy.core.errors import NotationError, UserInputError
-from grandstrategy.core.game import ModuleInfo, register_ruleset
+from grandstrategy.core.errors import NotationError
 from grandstrategy.core.ids import CHANCE, TERMINAL, Seat, ToAct
 from grandstrategy.core.state import GameState
 
@@ -289,62 +290,3 @@ def _die_face(game: CataclysmGame, current: Step) -> None:
 
 HANDLERS["roll-die"] = _die_step
 HANDLERS["roll-die-face"] = _die_face
-
-
-class CataclysmRuleSet:
-    """The Cataclysm rule set over one module; options: ``scenario`` (default ``campaign-1933``)."""
-
-    name = "cataclysm"
-    aliases: tuple[str, ...] = ("cataclysm-lr", "cataclysm-living-rules")
-
-    def __init__(self, module: Module | None = None) -> None:
-        self._module = module
-
-    @property
-    def world(self) -> Module:
-        if self._module is None:
-            self._module = load_module()
-        return self._module
-
-    @property
-    def module(self) -> ModuleInfo:
-        return ModuleInfo(self.world.id, self.world.info.version, self.world.content_hash)
-
-    def new_state(self, options: Mapping[str, JSONValue]) -> CataclysmGame:
-        from grandstrategy.cataclysm.engine import turn  # registers the sequence-of-play steps
-
-        unknown = sorted(set(options) - {"scenario"})
-        if unknown:
-            raise UserInputError(f"unknown option(s) {', '.join(unknown)} (options: scenario)")
-        scenario = options.get("scenario", "campaign-1933")
-        if not isinstance(scenario, str):
-            raise UserInputError(f"option scenario must be a scenario id, not {scenario!r}")
-        game = CataclysmGame(self.world, new_state(self.world, scenario))
-        turn.start(game)
-        game.run()
-        return game
-
-    def parse_action(self, text: str) -> Action:
-        return parse_choice(text)
-
-    def state_from_json(self, data: JSONObject) -> CataclysmGame:
-        from grandstrategy.cataclysm.engine import turn  # noqa: F401  (registers the steps)
-
-        if not isinstance(data, dict) or set(data) != {"state", "stack", "pending"}:
-            raise ValueError("not a Cataclysm game: expected 'state', 'stack' and 'pending'")
-        state_data = data["state"]
-        if not isinstance(state_data, dict):
-            raise ValueError("not a Cataclysm game: 'state' is not an object")
-        stack = data["stack"]
-        pending = data["pending"]
-        if not isinstance(stack, list) or not (pending is None or isinstance(pending, dict)):
-            raise ValueError("not a Cataclysm game: bad 'stack' or 'pending'")
-        return CataclysmGame(
-            self.world,
-            CataclysmState.from_json(copy.deepcopy(state_data)),
-            copy.deepcopy(stack),
-            copy.deepcopy(pending),
-        )
-
-
-CATACLYSM = register_ruleset(CataclysmRuleSet())

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from grandstrategy.cataclysm.engine import atomic, operations
+from grandstrategy.cataclysm.engine.civil_war import intervention_options
 from grandstrategy.cataclysm.engine.common import (
     REFIT,
     build_options,
@@ -51,10 +52,6 @@ def military_action(
 
 
 def _intervention_options(game: CataclysmGame, power: str) -> list[str]:
-    from grandstrategy.cataclysm.engine.civil_war import (
-        intervention_options,  # deferred: an import cycle
-    )
-
     return list(intervention_options(game, power))
 
 

@@ -8,17 +8,22 @@ from __future__ import annotations
 from itertools import combinations
 
 from grandstrategy.cataclysm.engine import alliance, special
+from grandstrategy.cataclysm.engine.atomic import start_timer
 from grandstrategy.cataclysm.engine.common import (
     counters_in_play,
     effectiveness_check,
     flag_step,
     gain_flag,
+    garrisoned,
     home_front_modifier,
 )
 from grandstrategy.cataclysm.engine.control import change_control, check_status_quo
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.engine.machine import Step, step
+from grandstrategy.cataclysm.engine.military import any_military_action
+from grandstrategy.cataclysm.engine.operations import operation_options
 from grandstrategy.cataclysm.engine.posture import change_posture, posture_options, posture_penalty
+from grandstrategy.cataclysm.engine.war_start import make_war, may_declare_war, start_war
 from grandstrategy.cataclysm.module.schema import (
     AreaType,
     Commitment,
@@ -27,7 +32,7 @@ from grandstrategy.cataclysm.module.schema import (
 )
 from grandstrategy.cataclysm.rules.control import at_war, belligerent, controller, interests, is_country
 from grandstrategy.cataclysm.rules.economy import collectable
-from grandstrategy.cataclysm.rules.frozen import frozen, memo_of
+from grandstrategy.cataclysm.rules.frozen import frozen
 from grandstrategy.cataclysm.rules.politics import (
     STABILITY_TRACK,
     diplomacy_modifier,
@@ -36,29 +41,9 @@ from grandstrategy.cataclysm.rules.politics import (
     provoked,
     record_result,
 )
-from grandstrategy.cataclysm.rules.special import STATUS_QUO_MOBILIZERS, stresa_barred
+from grandstrategy.cataclysm.rules.special import STATUS_QUO_MOBILIZERS
+from grandstrategy.cataclysm.rules.special_control import stresa_barred
 from grandstrategy.cataclysm.rules.war import global_war_last_turn
-
-
-def garrisoned(game: CataclysmGame, area_id: str) -> bool:
-    """A country holding a power's land unit; minor armies do not count (LR 2.2.5).
-
-    While the state is frozen (a menu), the areas holding land units are worked out once.
-    """
-    memo = memo_of(game.state)
-    if memo is not None:
-        held = memo.get("garrisoned")
-        if held is None:
-            types = game.module.unit_types
-            held = memo["garrisoned"] = frozenset(
-                unit.area for unit in game.state.units if types[unit.type].unit_class == "land"
-            )
-        return area_id in held
-    return any(
-        game.module.unit_types[unit.type].unit_class == "land"
-        for unit in game.state.units
-        if unit.area == area_id
-    )
 
 
 def political_options(game: CataclysmGame, power: str) -> list[str]:
@@ -104,16 +89,11 @@ def _political_options(game: CataclysmGame, power: str) -> list[str]:
 
 def _military_action_possible(game: CataclysmGame, power: str) -> bool:
     """Whether one military action could do anything now (maneuvers, LR 6.5 with LR 3.3)."""
-    from grandstrategy.cataclysm.engine.military import any_military_action
-
     return any_military_action(game, power)
 
 
 def war_declarations(game: CataclysmGame, power: str) -> list[str]:
     """``declare-war X`` (or ``X+Y`` for allies) for each declaration an operation could follow (LR 6.2)."""
-    from grandstrategy.cataclysm.engine.operations import operation_options
-    from grandstrategy.cataclysm.engine.war_start import make_war, may_declare_war
-
     state, module = game.state, game.module
     if may_declare_war(game, power) is not None:
         return []
@@ -222,8 +202,6 @@ def _political_result(game: CataclysmGame, current: Step) -> None:
     elif action == "maneuvers":
         game.push("military-action", power=power, left=1, deployed=[], only=None)
     elif action == "declare-war":
-        from grandstrategy.cataclysm.engine.war_start import start_war
-
         targets = target.split("+")
         game.push(  # LR 6.2: then one operation; the snapshot undoes the declaration if none is possible
             "military-action", power=power, left=1, deployed=[], only=targets, undo=game.state.to_json()
@@ -258,8 +236,6 @@ def escalate(game: CataclysmGame, power: str) -> None:
         limited = [c.limited_marker for c in industrial if c.limited_marker is not None]
         steps.append({"do": "escalation-limited", "power": power, "count": printed, "markers": limited})
     if line.commitment is Commitment.TOTAL_WAR and power == "united-states":
-        from grandstrategy.cataclysm.engine.atomic import start_timer
-
         start_timer(game)  # LR 12.2.2
     if line.commitment is Commitment.TOTAL_WAR and state.war_status is not WarStatus.GLOBAL:
         state.war_status = WarStatus.GLOBAL

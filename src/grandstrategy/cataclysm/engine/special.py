@@ -13,8 +13,8 @@ from grandstrategy.cataclysm.rules.special import (
     STATUS_QUO,
     TSR_IN_PLAY,
     US_JAPAN_TRADE,
-    tokyo_lost,
 )
+from grandstrategy.cataclysm.rules.special_control import tokyo_lost
 
 SPECIAL_ACTIONS = (
     "rhineland",

@@ -10,6 +10,8 @@ from collections import Counter
 from fractions import Fraction
 
 from grandstrategy.cataclysm.engine import (  # noqa: F401  (register steps)
+    aftermath,
+    chinese_civil_war,
     collapse,
     combat,
     counters,

@@ -19,12 +19,15 @@ from grandstrategy.cataclysm.module.schema import AreaType
 from grandstrategy.cataclysm.rules import control as control_rules
 from grandstrategy.cataclysm.rules import politics as politics_rules
 from grandstrategy.cataclysm.rules import supply as supply_rules
+from grandstrategy.cataclysm.rules.aid import CHINA as CHINA
+from grandstrategy.cataclysm.rules.aid import aid_interests as aid_interests
+from grandstrategy.cataclysm.rules.aid import diplomacy_modifier as diplomacy_modifier
 from grandstrategy.cataclysm.rules.arithmetic import Standing, effectiveness_order
 from grandstrategy.cataclysm.rules.special import delay_box_ignored, ignores_restricted
 from grandstrategy.cataclysm.state import CataclysmState
 
-# control, politics and supply are imported as modules (names looked up at call time) so that they
-# may themselves import this module, e.g. supply for chinese_army_blocks, without an import cycle.
+# control, politics and supply are named by module (``control_rules.interests``) to keep their names
+# apart from this module's own; none of them imports this module (see tests/cataclysm/test_layers.py).
 
 LEFT = "left"
 RIGHT = "right"
@@ -32,8 +35,6 @@ SIDES = (LEFT, RIGHT)
 GMD = "gmd"
 CHICOM = "chicom"
 FACTIONS = (GMD, CHICOM)
-CHINA = "china"
-"""Key of ``state.influence`` for the Influence that ends the Chinese Civil War (LR 11.4.5)."""
 
 SPONSORS = {CHICOM: "soviet-union", GMD: "united-states"}
 """The power that decides for a Chinese faction when nobody has cubes or aid there (LR 11.4.4 B3)."""
@@ -83,24 +84,6 @@ def patrons(aid: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(aid))
 
 
-def aid_interests(state: CataclysmState, power: str) -> set[str]:
-    """Areas where the power has aid or Influence, which gives it an interest (LR 5.1, 11.2, 11.3).
-
-    Influence over the ended Chinese Civil War is an interest in every country with a Chinese
-    army (LR 11.4.5).
-    """
-    found = {area for area, sides in state.civil_wars.items() if any(power in aid for aid in sides.values())}
-    found |= {area for area, aid in state.chinese_aid.items() if power in aid}
-    for area, owners in state.influence.items():
-        if power not in owners:
-            continue
-        if area == CHINA:
-            found |= set(state.chinese_armies)
-        else:
-            found.add(area)
-    return found
-
-
 def has_interest(module: Module, state: CataclysmState, power: str, area_id: str) -> bool:
     """Whether the power (or an ally, LR 6.1.2) has an interest in the area, aid and Influence included."""
     if area_id in control_rules.interests(module, state, power):
@@ -116,22 +99,6 @@ def diplomacy_barred(state: CataclysmState, area_id: str) -> bool:
     """No diplomacy against an area with a Civil War marker (LR 11.0, 6.3); Chinese countries never
     carry one, so the Chinese Civil War does not bar it (LR 11.4.3)."""
     return area_id in state.civil_wars
-
-
-def diplomacy_modifier(state: CataclysmState, power: str, area_id: str) -> int:
-    """The civil-war part of a diplomacy modifier (LR 6.3, 11.3, 11.4.3, 11.4.5).
-
-    +1 with the power's Influence in the area (Influence over China counts in countries with a
-    Chinese army); -1 against a country occupied by a Chinese army.
-    """
-    modifier = 0
-    if power in state.influence.get(area_id, []) or (
-        area_id in state.chinese_armies and power in state.influence.get(CHINA, [])
-    ):
-        modifier += 1
-    if area_id in state.chinese_armies:
-        modifier -= 1
-    return modifier
 
 
 def civil_war_eligible(module: Module, state: CataclysmState, area_id: str) -> bool:

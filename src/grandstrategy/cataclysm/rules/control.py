@@ -19,6 +19,7 @@ from grandstrategy.cataclysm.module.schema import (
     ResourceKind,
 )
 from grandstrategy.cataclysm.module.world import area_controller, score
+from grandstrategy.cataclysm.rules.aid import aid_interests
 from grandstrategy.cataclysm.rules.frozen import memo_of
 from grandstrategy.cataclysm.rules.recall import Recall
 from grandstrategy.cataclysm.rules.special import denied_areas
@@ -190,8 +191,6 @@ def _own_interests(
     for area_id, owner in table.special_bases:
         if owner == power and area_id in state.special_bases:
             found.add(area_id)
-    from grandstrategy.cataclysm.rules.civil_war import aid_interests  # civil_war imports this module
-
     found |= aid_interests(state, power)  # aid and Influence give an interest (LR 5.1, 11.2)
     return found & set(in_play)
 

@@ -10,7 +10,9 @@ from collections.abc import Iterable, Sequence
 
 from grandstrategy.cataclysm.module import Module
 from grandstrategy.cataclysm.module.schema import AreaStatus, Commitment, Ideology, Stability, WarStatus
+from grandstrategy.cataclysm.rules.aid import diplomacy_modifier as influence_modifier
 from grandstrategy.cataclysm.rules.control import at_war, belligerent, controller, ideology, victory_points
+from grandstrategy.cataclysm.rules.special import a_bomb_losses
 from grandstrategy.cataclysm.state import CataclysmState
 
 ACTION_BOXES = ("alliance", "declare-war", "escalation", "maneuvers", "pressure", "propaganda", "special")
@@ -172,8 +174,6 @@ def surrender_threshold(module: Module, state: CataclysmState, power: str) -> in
         threshold += 1
     if state.powers[power].commitment is Commitment.EXHAUSTION:
         threshold += 1
-    from grandstrategy.cataclysm.rules.special import a_bomb_losses
-
     return threshold + a_bomb_losses(state, power)  # +1 per loss of the A-Bomb attack (LR 12.2.2)
 
 
@@ -204,6 +204,4 @@ def diplomacy_modifier(module: Module, state: CataclysmState, power: str, area_i
     holder = controller(module, state, area_id)
     if holder is not None and at_war(state, power, holder):
         modifier -= 1
-    from grandstrategy.cataclysm.rules import civil_war  # civil_war imports this module
-
-    return modifier + civil_war.diplomacy_modifier(state, power, area_id)  # LR 11.3, 11.4.3
+    return modifier + influence_modifier(state, power, area_id)  # LR 11.3, 11.4.3

@@ -1,4 +1,8 @@
-"""Special power rules that change the general ones (LR 12). These rules name their powers and areas."""
+"""Special power rules that change the general ones (LR 12). These rules name their powers and areas.
+
+The rules here read only the markers and the map, so that control, occupation and supply may use
+them; the special rules that ask who controls an area or whose interests it is in live one layer up,
+in :mod:`special_control`."""
 
 from __future__ import annotations
 
@@ -53,30 +57,11 @@ _STATUS_QUO = Recall(lambda state: (state.cubes, list(state.powers)))
 """The Status Quo test by the cubes and the powers in the game (a sum: the order does not matter)."""
 
 
-def tokyo_lost(module: Module, state: CataclysmState) -> bool:
-    """Whether Japan no longer controls Tokyo, which ends US-Japan Trade (LR 12.2.2)."""
-    from grandstrategy.cataclysm.rules.control import controller  # control imports this module
-
-    return "japan" in state.powers and controller(module, state, "tokyo") != "japan"
-
-
 def a_bomb_losses(state: CataclysmState, power: str) -> int:
     """Losses of the A-Bomb attack whose stability test is under way against ``power`` (LR 12.2.2);
     they raise its surrender threshold and give the Democracies its Surrender marker."""
     prefix = f"a-bomb-losses:{power}:"
     return sum(int(m.removeprefix(prefix)) for m in state.markers if m.startswith(prefix))
-
-
-def stresa_barred(module: Module, state: CataclysmState, power: str, area_id: str) -> bool:
-    """Whether the Stresa Front forbids ``power`` an operation or diplomacy against the area: while
-    the marker is in play, Germany and Italy may not act against an area in the other's interests
-    (LR 12.1)."""
-    if STRESA_FRONT not in state.markers or power not in ("germany", "italy"):
-        return False
-    from grandstrategy.cataclysm.rules.control import interests  # control imports this module
-
-    other = "italy" if power == "germany" else "germany"
-    return other in state.powers and state.powers[other].active and area_id in interests(module, state, other)
 
 
 def denied_areas(state: CataclysmState, power: str) -> set[str]:
