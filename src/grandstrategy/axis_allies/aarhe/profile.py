@@ -15,7 +15,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from grandstrategy.axis_allies.aarhe import economy, goals, lendlease, overflight, support, transit, turns
+from grandstrategy.axis_allies.aarhe import (
+    economy,
+    goals,
+    interdiction,
+    lendlease,
+    overflight,
+    support,
+    transit,
+    turns,
+)
 from grandstrategy.axis_allies.aarhe.combat import AarheBattles
 from grandstrategy.axis_allies.aarhe.combat.special import open_strait_fire, settle_retreats
 from grandstrategy.axis_allies.aarhe.combat.tables import tables as combat_tables
@@ -48,6 +57,9 @@ class CountedBattles(AarheBattles):
         battle = game.d["battle"]
         if battle.get("kind") == support.KIND:
             support.answer(game, option)  # Defensive Air Support declarations (S3:L230)
+            return
+        if battle.get("kind") == interdiction.KIND:
+            interdiction.answer(game, option)  # air interdiction missions (S3:L230)
             return
         super().choose(game, option)
         self._count(game, battle)
@@ -175,6 +187,7 @@ class AarheProfile(Profile):
             if not overflight.start(game, int(words[1]), words[2], words[3], words[5]):  # S3:L216
                 game.move(int(words[1]), words[2], words[3], words[5], combat=True)
         elif words[0] == "move" and phase in ("combat-move", "noncombat-move"):
+            before = dict(game.units(words[5]))
             game.move(int(words[1]), words[2], words[3], words[5], combat=phase == "combat-move")
             turns.stop_in_terrain(game, self.tables, words[2], words[5])
             if game.stats[words[2]].transport_capacity:
@@ -182,6 +195,8 @@ class AarheProfile(Profile):
             self.queue_strait_fire(game, words[2], words[3], words[5])
             if phase == "combat-move":
                 transit.start(game, words[2], words[5], int(words[1]))  # S3:L218
+            if game.d["battle"] is None:  # S3:L230: movers into or out of an interdicted place
+                interdiction.start_rolls(game, words[2], words[3], words[5], before)
         else:
             return False
         return True
@@ -224,7 +239,14 @@ class AarheProfile(Profile):
             return True
         if overflight.finish(game) or transit.finish(game):  # a flight flies on; detected subs stop
             return True
+        if interdiction.finish(game):  # S3:L230: interdicted movers stopped or destroyed
+            return True
         records = game.d["aarhe_turn"]
+        due = game.d["phase"] == "combat-move" and records.pop("interdiction_due", False)
+        if due and interdiction.open_declarations(game):  # S3:L230: the enemy's bombers, before any move
+            return True
+        if interdiction.next_attack(game):  # each mission's one-cycle attack, one at a time
+            return True
         if game.d["phase"] == "combat" and game.d["battles"] and not records.get("support_asked"):
             records["support_asked"] = True  # S3:L230: declared before any combat is resolved
             support.open_declarations(game)
@@ -332,6 +354,8 @@ class AarheProfile(Profile):
         if game.d["battle"].get("kind") == support.KIND:  # support a land battle, never a fleet
             land = [o for o in options if o.startswith("support ") and not game.is_sea(o.split()[1])]
             return land[0] if land else "done"
+        if game.d["battle"].get("kind") == interdiction.KIND:
+            return "done"  # the bot flies no interdiction missions (it keeps its bombers for attack)
         retreats = [o for o in options if o.startswith("retreat to ")]
         if "press attack" in options and retreats:
             setup = battle_at(game, game.d["battle"]["where"], opened=True)

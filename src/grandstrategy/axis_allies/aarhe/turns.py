@@ -570,6 +570,7 @@ def bank_income(game: AAGame) -> None:
     goals.record_income(game, game.power, total)
     game.log(f"collects {total} IPCs" + (f" ({lost} lost to convoy attacks)" if lost else ""))
     game.d["phase"] = "combat-move"
+    turn(game)["interdiction_due"] = True  # S3:L230: the enemy may interdict before any move
 
 
 def after_convoy(game: AAGame, battle: dict[str, Any]) -> None:

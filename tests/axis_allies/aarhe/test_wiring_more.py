@@ -1,0 +1,103 @@
+"""More of the variant's special combats wired into its turn: air interdiction declared by the
+other side when the power on move begins its combat move, its one-cycle attack and the dice of
+the units moving into or out of the interdicted place (S3:L230)."""
+
+from __future__ import annotations
+
+from tests.axis_allies.aarhe.helpers import at, fresh
+from tests.axis_allies.game_helpers import choose, options, put, roll
+
+from grandstrategy.axis_allies.aarhe import support
+from grandstrategy.axis_allies.game.engine import AAGame, key
+from grandstrategy.axis_allies.game.invariants import problems
+from grandstrategy.axis_allies.game.policy import choose as policy_choose
+
+BOMBS = "west-russia: russians bomber bombs, hits on 4 or less"
+MOVER = "west-russia: interdiction die for a moving germans infantry: 1 destroys, 2 stops it"
+
+
+def _interdict_west_russia(bomb: int) -> AAGame:
+    """Germany collects its income; the Soviet bomber in the Caucasus interdicts German-held West
+    Russia (2 infantry, no aircraft) before any German move; the others decline. ``bomb``: the
+    bomber's one attack die."""
+    game = fresh()
+    at(game, "germans", "income")
+    put(game, "caucasus", ("russians", "bomber", 1), ("russians", "infantry", 1))
+    put(game, "west-russia", ("germans", "infantry", 2))
+    put(game, "belorussia", ("germans", "infantry", 3))
+    game.settle()  # the income is banked; combat move begins with the enemy's declarations
+    assert (game.d["phase"], game.to_act()) == ("combat-move", "russians")
+    assert options(game) == [
+        "interdict sz-16 with 1 bomber from caucasus",
+        "interdict west-russia with 1 bomber from caucasus",
+        "done",
+    ]  # Ukraine is German but holds a German fighter: no interdiction there
+    choose(game, "russians", "interdict west-russia with 1 bomber from caucasus")
+    while game.d["battle"] is not None and game.d["battle"].get("kind") == "interdict":
+        choose(game, game.to_act(), "done")
+    assert game.d["battle"]["kind"] == "interdiction_attack"
+    assert game.units("west-russia")[key("russians", "bomber", 6)] == 1
+    assert roll(game, bomb) == [BOMBS]  # one cycle: no ID there, the bomber fires once
+    assert game.d["battle"] is None and not problems(game)
+    assert game.units("caucasus")[key("russians", "bomber", 6)] == 1  # back home
+    assert key("russians", "bomber", 6) not in game.units("west-russia")
+    return game
+
+
+def test_air_interdiction_is_declared_before_the_enemy_moves_and_attacks_one_cycle() -> None:
+    # S3:L230: in the enemy's turn a bomber attacks an adjacent hostile territory without enemy
+    # aircraft for one cycle and flies back to where it came from
+    game = _interdict_west_russia(4)
+    assert game.units("west-russia") == {key("germans", "infantry", 1): 1}  # the 4 hit
+    assert game.to_act() == "germans" and game.d["phase"] == "combat-move"
+
+
+def test_units_moving_into_an_interdicted_territory_roll_per_bomber() -> None:
+    # S3:L230: each unit moving in rolls a die per bomber: 1 destroys, 2 stops it (it goes back
+    # where it came from with no moves left, AH-G2), else it arrives
+    game = _interdict_west_russia(5)
+    choose(game, "germans", "move 3 infantry belorussia -> west-russia")
+    assert game.d["battle"]["kind"] == "interdiction"
+    assert roll(game, 1, 2, 6) == [MOVER] * 3
+    assert game.d["battle"] is None and not problems(game)
+    assert game.units("west-russia") == {key("germans", "infantry", 1): 2, key("germans", "infantry", 0): 1}
+    assert game.units("belorussia") == {key("germans", "infantry", 0): 1}
+
+
+def test_units_moving_out_of_an_interdicted_territory_roll_too() -> None:
+    # S3:L230: moving out counts as well; a stopped unit stays where it was
+    game = _interdict_west_russia(5)
+    choose(game, "germans", "move 1 infantry west-russia -> belorussia")
+    assert roll(game, 2) == [
+        "belorussia: interdiction die for a moving germans infantry: 1 destroys, 2 stops it"
+    ]
+    assert game.units("west-russia") == {key("germans", "infantry", 1): 1, key("germans", "infantry", 0): 1}
+    assert game.units("belorussia") == {key("germans", "infantry", 1): 3}
+    choose(game, "germans", "move 1 infantry west-russia -> belorussia")
+    assert roll(game, 3) == [
+        "belorussia: interdiction die for a moving germans infantry: 1 destroys, 2 stops it"
+    ]
+    assert game.units("belorussia") == {key("germans", "infantry", 1): 3, key("germans", "infantry", 0): 1}
+
+
+def test_moves_elsewhere_roll_no_interdiction_dice() -> None:
+    game = _interdict_west_russia(5)
+    choose(game, "germans", "move 1 infantry belorussia -> eastern-europe")
+    assert game.d["battle"] is None  # neither place is interdicted
+
+
+def test_a_bomber_on_interdiction_flies_no_defensive_air_support() -> None:
+    # S3:L230: interdicting bombers take part in no other combat that turn
+    game = _interdict_west_russia(5)
+    put(game, "kazakh-ssr", ("russians", "infantry", 1))
+    game.d["battles"] = ["kazakh-ssr"]  # a battle next to the bomber's home
+    assert not [o for o in support.offers(game, "russians") if "bomber" in o]
+
+
+def test_the_heuristic_bot_declines_interdiction() -> None:
+    game = fresh()
+    at(game, "germans", "income")
+    put(game, "caucasus", ("russians", "bomber", 1))
+    put(game, "west-russia", ("germans", "infantry", 2))
+    game.settle()
+    assert policy_choose(game, "russians", options(game)) == "done"
