@@ -101,3 +101,68 @@ def test_the_heuristic_bot_declines_interdiction() -> None:
     put(game, "west-russia", ("germans", "infantry", 2))
     game.settle()
     assert policy_choose(game, "russians", options(game)) == "done"
+
+
+# ---- the atomic bomb (S3:L238) ------------------------------------------------------------------
+
+
+def test_an_atomic_bomb_is_bought_once_per_turn_and_ready_the_turn_after() -> None:
+    # S3:L238: with Atomic Weaponry, 1 bomb per turn, 2 turns to build; the cost is reconstructed
+    # (30 IPCs, AH-G3); loading needs Heavy Bomber and a bomber (AH-G4)
+    game = fresh()
+    at(game, "germans")
+    game.d["bank"]["germans"] = 70
+    assert "buy atomic-bomb" not in options(game)  # no technology yet
+    game.d["techs"]["germans"] = ["atomic-weaponry"]
+    assert "buy atomic-bomb" in options(game)
+    choose(game, "germans", "buy atomic-bomb")
+    assert game.d["bank"]["germans"] == 40
+    assert "buy atomic-bomb" not in options(game)  # one per turn
+    game.d["phase"] = "noncombat-move"
+    game.d["techs"]["germans"] = ["atomic-weaponry", "heavy-bomber"]
+    assert not [o for o in options(game) if o.startswith("load")]  # still building
+    game.d["round"] += 1
+    at(game, "germans", "noncombat-move")
+    game.d["techs"]["germans"] = ["atomic-weaponry"]
+    assert not [o for o in options(game) if o.startswith("load")]  # no Heavy Bomber
+    game.d["techs"]["germans"] = ["atomic-weaponry", "heavy-bomber"]
+    assert "load atomic-bomb at germany" in options(game)
+    choose(game, "germans", "load atomic-bomb at germany")
+    assert game.d["aarhe"]["atomic"]["germans"] == {"building": [], "loaded": {"germany": 1}}
+    assert game.units("germany")[key("germans", "bomber", 0)] == 1  # it stays for the phase
+    assert not [o for o in options(game) if o.startswith("load")]  # one bomb per bomber
+
+
+def test_a_nuclear_attack_cuts_income_for_good_and_strikes_the_picked_group() -> None:
+    # S3:L238: no return fire; a die of permanent income loss; Russia (8 IPCs) splits its units
+    # into 8 // 3 = 2 groups, the attacker picks one, each unit in it dies on 5 or less
+    game = fresh()
+    game.d["techs"]["germans"] = ["atomic-weaponry", "heavy-bomber"]
+    at(game, "germans", "combat-move")
+    game.d["aarhe"]["atomic"] = {"germans": {"building": [], "loaded": {"eastern-europe": 1}}}
+    put(game, "eastern-europe", ("germans", "bomber", 1))
+    put(game, "russia", ("russians", "infantry", 2), ("russians", "armour", 1))
+    assert "atomic strike russia from eastern-europe" in options(game)  # 3 spaces: half of 6
+    assert "atomic strike novosibirsk from eastern-europe" not in options(game)  # too far
+    choose(game, "germans", "atomic strike russia from eastern-europe")
+    assert roll(game, 3) == ["russia: atomic bomb: the territory loses the die in income for good"]
+    choose(game, "russians", "put russians armour in group 1")
+    choose(game, "russians", "put russians infantry in group 2")
+    choose(game, "russians", "put russians infantry in group 2")
+    choose(game, "germans", "strike group 2")
+    blast = "russia: atomic blast at a russians infantry, destroys on 5 or less"
+    assert roll(game, 5, 6) == [blast, blast]
+    assert game.d["battle"] is None and not problems(game)
+    assert game.units("russia") == {key("russians", "infantry", 1): 1, key("russians", "armour", 2): 1}
+    assert game.units("eastern-europe") == {key("germans", "bomber", 0): 1}  # no combat this turn
+    assert game.d["aarhe"]["atomic"]["germans"]["loaded"] == {}  # the bomb is spent
+    assert game.d["aarhe_atomic_loss"] == {"russia": 3}
+    assert not [o for o in options(game) if o.startswith("atomic")]
+    # the loss is permanent: Russia's income is 3 less at every later Collect Income
+    plain = fresh()
+    at(game, "russians", "income")
+    at(plain, "russians", "income")
+    before, plain_before = game.d["bank"]["russians"], plain.d["bank"]["russians"]
+    game.settle()
+    plain.settle()
+    assert (plain.d["bank"]["russians"] - plain_before) - (game.d["bank"]["russians"] - before) == 3

@@ -70,8 +70,8 @@ def offers(game: Combat, power: str) -> list[str]:
             if owner == power and game.stats[unit].strategic_bomber and not damage:
                 free[unit] = free.get(unit, 0) + n - sent.get((stack, origin), 0)
         for target in sorted(game.module.territories[origin].neighbours):
-            owner = None if game.is_sea(target) else game.owner(target)
-            hostile = game.is_sea(target) or (owner is not None and not game.friendly(power, owner))
+            holder = None if game.is_sea(target) else game.owner(target)
+            hostile = game.is_sea(target) or (holder is not None and not game.friendly(power, holder))
             if not hostile or _enemy_air(game, power, target):
                 continue
             for unit, n in sorted(free.items()):

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from grandstrategy.axis_allies.aarhe import (
+    atomic,
     economy,
     goals,
     interdiction,
@@ -139,10 +140,17 @@ class AarheProfile(Profile):
         phase = game.d["phase"]
         if phase == "purchase":
             options = turns.purchase_options(game, self.tables)
-            return [*options[:-1], *lendlease.load_options(game, self.tables), options[-1]]
-        if phase == "noncombat-move" and game.power == self.tables.economy.lend_lease.giver:
-            deliveries = lendlease.deliver_options(game, self.tables)
-            return [*deliveries, *game.move_options(combat=False), "done"] if deliveries else None
+            bombs = atomic.buy_options(game)  # S3:L238
+            return [*options[:-1], *lendlease.load_options(game, self.tables), *bombs, options[-1]]
+        if phase == "noncombat-move":
+            extra = atomic.load_options(game)  # S3:L238: a bomb onto a bomber
+            if game.power == self.tables.economy.lend_lease.giver:
+                extra = [*lendlease.deliver_options(game, self.tables), *extra]
+            return [*extra, *game.move_options(combat=False), "done"] if extra else None
+        if phase == "combat-move":
+            strikes = atomic.strike_options(game)  # S3:L238: the nuclear attack
+            if strikes:
+                return [*game.move_options(combat=True), *game.raid_options(), *strikes, "done"]
         if phase == "mobilize":
             return turns.place_options(game, self.tables)
         if phase == "research":
@@ -157,7 +165,13 @@ class AarheProfile(Profile):
         if game.d["battle"] is not None:
             return False
         phase, words = game.d["phase"], option.split()
-        if phase == "purchase" and words[0] == "buy":
+        if phase == "purchase" and option == "buy atomic-bomb":
+            atomic.buy(game)
+        elif phase == "noncombat-move" and words[0] == "load":
+            atomic.load(game, words[3])
+        elif phase == "combat-move" and words[0] == "atomic":
+            atomic.strike(game, words[2], words[4])
+        elif phase == "purchase" and words[0] == "buy":
             turns.buy(game, self.tables, words)
         elif phase == "purchase" and words[0] == "scorch":
             game.d["aarhe_turn"]["scorch"].append(words[1])
@@ -253,6 +267,7 @@ class AarheProfile(Profile):
             return True
         self.note_captures(game)
         lendlease.sink_unescorted(game, self.tables)
+        atomic.drop_lost(game)
         phase = game.d["phase"]
         if phase == "income":
             turns.collect_income(game, self.tables)
