@@ -103,6 +103,28 @@ def test_the_heuristic_bot_declines_interdiction() -> None:
     assert policy_choose(game, "russians", options(game)) == "done"
 
 
+def test_an_interdicted_transport_takes_its_cargo_back_or_down_with_it() -> None:
+    # S3:L230 with AH-G2: ships roll too; a stopped transport brings back what it can hold, the
+    # cargo of a sunk one is lost (no cargo is left in a zone without transports)
+    game = fresh()
+    at(game, "germans", "combat-move")
+    game.d["aarhe_turn"]["interdiction"] = [["british", "british:bomber:6:0", "united-kingdom", "sz-6", 1]]
+    put(game, "sz-5", ("germans", "transport", 2), ("germans", "infantry", 2), ("germans", "armour", 1))
+    put(game, "sz-6")
+    choose(game, "germans", "move 2 transport sz-5 -> sz-6")
+    assert (
+        roll(game, 1, 2)
+        == ["sz-6: interdiction die for a moving germans transport: 1 destroys, 2 stops it"] * 2
+    )
+    assert game.d["battle"] is None and not problems(game)
+    assert game.units("sz-6") == {}
+    assert game.units("sz-5") == {
+        key("germans", "transport", 0): 1,
+        key("germans", "armour", 2): 1,
+        key("germans", "infantry", 1): 1,
+    }
+
+
 # ---- the atomic bomb (S3:L238) ------------------------------------------------------------------
 
 

@@ -181,6 +181,8 @@ def finish(game: AAGame) -> bool:
         if here:
             game.add(target, stack, -here)
             game.add(origin, key(owner, kind, 0, damage), here)
+    if game.is_sea(target):
+        _settle_cargo(game, origin, target)
     lost = sum(result["destroyed"].values())
     back = sum(result["stopped"].values())
     game.log(f"interdiction: {lost} destroyed and {back} stopped moving into {target}")
@@ -188,3 +190,25 @@ def finish(game: AAGame) -> bool:
         game.d["battles"].remove(target)
         game.d["origins"].pop(target, None)
     return True
+
+
+def _settle_cargo(game: AAGame, origin: str, target: str) -> None:
+    """Cargo beyond what the power's transports left in ``target`` can hold went with them: back
+    to ``origin`` with a stopped transport while there is room there, else down with a sunk one
+    (AH-G2)."""
+    power = game.power
+    for stack, n in sorted(
+        game.units(target).items(), key=lambda item: -game.stats[split(item[0])[1]].transport_cost
+    ):
+        owner, unit, _, _ = split(stack)
+        cost = game.stats[unit].transport_cost
+        if owner != power or game.stats[unit].domain != "land" or not cost:
+            continue
+        for _ in range(n):
+            if game.cargo_room(power, target) >= 0:
+                return
+            game.add(target, stack, -1)
+            if game.is_sea(origin) and game.cargo_room(power, origin) >= cost:
+                game.add(origin, stack, 1)
+            else:
+                game.log(f"a {unit} aboard a sunk transport is lost in {target}")
