@@ -188,3 +188,22 @@ def test_a_nuclear_attack_cuts_income_for_good_and_strikes_the_picked_group() ->
     game.settle()
     plain.settle()
     assert (plain.d["bank"]["russians"] - plain_before) - (game.d["bank"]["russians"] - before) == 3
+
+
+# ---- neutrals (S3:L242) -------------------------------------------------------------------------
+
+
+def test_land_units_enter_a_neutral_four_steps_toward_their_team() -> None:
+    # S3:L242: at -4 Axis land units may enter; at -3 not yet; entering changes no control (AH-G5)
+    game = fresh()
+    at(game, "germans", "noncombat-move")
+    put(game, "norway", ("germans", "infantry", 2))
+    game.d["aarhe"]["neutrals"]["sweden"] = -3
+    assert "move 1 infantry norway -> sweden" not in options(game)
+    game.d["aarhe"]["neutrals"]["sweden"] = -4
+    choose(game, "germans", "move 1 infantry norway -> sweden")
+    assert game.units("sweden") == {key("germans", "infantry", 0): 1}
+    assert game.owner("sweden") is None and not problems(game)
+    at(game, "british", "noncombat-move")  # a neutral leaning to the Axis stays closed to the Allies
+    put(game, "norway", ("british", "infantry", 1))
+    assert "move 1 infantry norway -> sweden" not in options(game)

@@ -105,6 +105,7 @@ class AarheProfile(Profile):
         self.points = economy.city_points(self.tables)
         self.extreme = frozenset(n.territory for n in self.tables.diplomacy.neutrals if n.extreme)
         self.overflight = next(t.at for t in self.tables.diplomacy.thresholds if t.id == "overflight")
+        self.land_entry = next(t.at for t in self.tables.diplomacy.thresholds if t.id == "land-entry")
 
     # ---- state and sequence of play -------------------------------------------------------
 
@@ -403,6 +404,17 @@ class AarheProfile(Profile):
             return False
         sign = 1 if game.alliance(game.power) == "allies" else -1
         return position * sign >= self.overflight
+
+    def land_passable(self, game: Board, territory: str) -> bool:
+        """Land units enter a neutral 4 or more steps toward their team (S3:L242), never extreme
+        terrain; entering changes no control (AH-G5). Attacking a neutral is not yet played."""
+        if not self.module.territories[territory].impassable:
+            return True
+        position: int | None = game.d["aarhe"]["neutrals"].get(territory)
+        if position is None or territory in self.extreme:
+            return False
+        sign = 1 if game.alliance(game.power) == "allies" else -1
+        return position * sign >= self.land_entry
 
     def in_combat_range(self, game: Board, unit: str, origin: str, target: str) -> bool:
         """An aircraft flies at most half its movement to its target (S3:L216)."""
