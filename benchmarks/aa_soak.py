@@ -39,6 +39,9 @@ WATCHED = (
     "lend-lease",
     "deliver",
     "support",
+    "interdict",
+    "load",
+    "atomic",
 )
 MAX_STEPS = 100_000
 """Decisions after which a game is declared stuck (the engine or the random choices loop)."""

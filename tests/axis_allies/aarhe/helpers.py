@@ -9,7 +9,7 @@ from grandstrategy.axis_allies.aarhe.profile import AarheProfile
 from grandstrategy.axis_allies.aarhe.ruleset import AA_AARHE
 from grandstrategy.axis_allies.game.engine import AAGame
 
-__all__ = ["at", "choose", "fresh", "options", "profile", "roll"]
+__all__ = ["at", "choose", "decline_interdiction", "fresh", "options", "profile", "roll"]
 
 
 def fresh(max_rounds: int = 0, **more: object) -> AAGame:
@@ -25,5 +25,12 @@ def at(game: AAGame, power: str, phase: str = "purchase") -> None:
     """Begin ``power``'s turn (its records fresh) and go to ``phase``."""
     game.d["aarhe"]["queue"] = []
     game.d["aarhe"]["waiting"] = {}
+    game.d["battle"] = None  # e.g. air interdiction declarations left open by an earlier step
     turns.begin_turn(game, power)
     game.d["phase"] = phase
+
+
+def decline_interdiction(game: AAGame) -> None:
+    """Answer ``done`` for every power asked to declare air interdiction (S3:L230)."""
+    while game.d["battle"] is not None and game.d["battle"].get("kind") == "interdict":
+        choose(game, game.to_act(), "done")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.axis_allies.aarhe.helpers import at, choose, fresh, options, profile, roll
+from tests.axis_allies.aarhe.helpers import at, choose, decline_interdiction, fresh, options, profile, roll
 from tests.axis_allies.game_helpers import put
 
 from grandstrategy.axis_allies.aarhe import economy, turns
@@ -13,6 +13,7 @@ from grandstrategy.axis_allies.game.invariants import problems
 def finish_first_half(game, power: str) -> None:  # type: ignore[no-untyped-def]
     """Buy nothing, collect income, make no combat move."""
     choose(game, power, "done")
+    decline_interdiction(game)  # the enemy's bombers stay home (S3:L230)
     assert game.d["phase"] == "combat-move" and game.power == power
     choose(game, power, "done")
 
@@ -226,6 +227,7 @@ def test_turn_records_of_a_waiting_team_mate_are_counted() -> None:
     choose(game, "germans", "buy armour")
     game.d["aarhe"]["queue"] = [["japanese", "first"], ["germans", "second"]]
     choose(game, "germans", "done")
+    decline_interdiction(game)
     choose(game, "germans", "done")
     assert game.power == "japanese"
     assert list(turns.aside_units(game)) == [("germans", "armour", 1)]

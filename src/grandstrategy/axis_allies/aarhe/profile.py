@@ -15,7 +15,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from grandstrategy.axis_allies.aarhe import economy, goals, lendlease, overflight, support, transit, turns
+from grandstrategy.axis_allies.aarhe import (
+    atomic,
+    economy,
+    goals,
+    interdiction,
+    lendlease,
+    overflight,
+    support,
+    transit,
+    turns,
+)
 from grandstrategy.axis_allies.aarhe.combat import AarheBattles
 from grandstrategy.axis_allies.aarhe.combat.special import open_strait_fire, settle_retreats
 from grandstrategy.axis_allies.aarhe.combat.tables import tables as combat_tables
@@ -48,6 +58,9 @@ class CountedBattles(AarheBattles):
         battle = game.d["battle"]
         if battle.get("kind") == support.KIND:
             support.answer(game, option)  # Defensive Air Support declarations (S3:L230)
+            return
+        if battle.get("kind") == interdiction.KIND:
+            interdiction.answer(game, option)  # air interdiction missions (S3:L230)
             return
         super().choose(game, option)
         self._count(game, battle)
@@ -92,6 +105,7 @@ class AarheProfile(Profile):
         self.points = economy.city_points(self.tables)
         self.extreme = frozenset(n.territory for n in self.tables.diplomacy.neutrals if n.extreme)
         self.overflight = next(t.at for t in self.tables.diplomacy.thresholds if t.id == "overflight")
+        self.land_entry = next(t.at for t in self.tables.diplomacy.thresholds if t.id == "land-entry")
 
     # ---- state and sequence of play -------------------------------------------------------
 
@@ -127,10 +141,17 @@ class AarheProfile(Profile):
         phase = game.d["phase"]
         if phase == "purchase":
             options = turns.purchase_options(game, self.tables)
-            return [*options[:-1], *lendlease.load_options(game, self.tables), options[-1]]
-        if phase == "noncombat-move" and game.power == self.tables.economy.lend_lease.giver:
-            deliveries = lendlease.deliver_options(game, self.tables)
-            return [*deliveries, *game.move_options(combat=False), "done"] if deliveries else None
+            bombs = atomic.buy_options(game)  # S3:L238
+            return [*options[:-1], *lendlease.load_options(game, self.tables), *bombs, options[-1]]
+        if phase == "noncombat-move":
+            extra = atomic.load_options(game)  # S3:L238: a bomb onto a bomber
+            if game.power == self.tables.economy.lend_lease.giver:
+                extra = [*lendlease.deliver_options(game, self.tables), *extra]
+            return [*extra, *game.move_options(combat=False), "done"] if extra else None
+        if phase == "combat-move":
+            strikes = atomic.strike_options(game)  # S3:L238: the nuclear attack
+            if strikes:
+                return [*game.move_options(combat=True), *game.raid_options(), *strikes, "done"]
         if phase == "mobilize":
             return turns.place_options(game, self.tables)
         if phase == "research":
@@ -145,7 +166,13 @@ class AarheProfile(Profile):
         if game.d["battle"] is not None:
             return False
         phase, words = game.d["phase"], option.split()
-        if phase == "purchase" and words[0] == "buy":
+        if phase == "purchase" and option == "buy atomic-bomb":
+            atomic.buy(game)
+        elif phase == "noncombat-move" and words[0] == "load":
+            atomic.load(game, words[3])
+        elif phase == "combat-move" and words[0] == "atomic":
+            atomic.strike(game, words[2], words[4])
+        elif phase == "purchase" and words[0] == "buy":
             turns.buy(game, self.tables, words)
         elif phase == "purchase" and words[0] == "scorch":
             game.d["aarhe_turn"]["scorch"].append(words[1])
@@ -175,6 +202,7 @@ class AarheProfile(Profile):
             if not overflight.start(game, int(words[1]), words[2], words[3], words[5]):  # S3:L216
                 game.move(int(words[1]), words[2], words[3], words[5], combat=True)
         elif words[0] == "move" and phase in ("combat-move", "noncombat-move"):
+            before = dict(game.units(words[5]))
             game.move(int(words[1]), words[2], words[3], words[5], combat=phase == "combat-move")
             turns.stop_in_terrain(game, self.tables, words[2], words[5])
             if game.stats[words[2]].transport_capacity:
@@ -182,6 +210,8 @@ class AarheProfile(Profile):
             self.queue_strait_fire(game, words[2], words[3], words[5])
             if phase == "combat-move":
                 transit.start(game, words[2], words[5], int(words[1]))  # S3:L218
+            if game.d["battle"] is None:  # S3:L230: movers into or out of an interdicted place
+                interdiction.start_rolls(game, words[2], words[3], words[5], before)
         else:
             return False
         return True
@@ -224,13 +254,21 @@ class AarheProfile(Profile):
             return True
         if overflight.finish(game) or transit.finish(game):  # a flight flies on; detected subs stop
             return True
+        if interdiction.finish(game):  # S3:L230: interdicted movers stopped or destroyed
+            return True
         records = game.d["aarhe_turn"]
+        due = game.d["phase"] == "combat-move" and records.pop("interdiction_due", False)
+        if due and interdiction.open_declarations(game):  # S3:L230: the enemy's bombers, before any move
+            return True
+        if interdiction.next_attack(game):  # each mission's one-cycle attack, one at a time
+            return True
         if game.d["phase"] == "combat" and game.d["battles"] and not records.get("support_asked"):
             records["support_asked"] = True  # S3:L230: declared before any combat is resolved
             support.open_declarations(game)
             return True
         self.note_captures(game)
         lendlease.sink_unescorted(game, self.tables)
+        atomic.drop_lost(game)
         phase = game.d["phase"]
         if phase == "income":
             turns.collect_income(game, self.tables)
@@ -332,6 +370,8 @@ class AarheProfile(Profile):
         if game.d["battle"].get("kind") == support.KIND:  # support a land battle, never a fleet
             land = [o for o in options if o.startswith("support ") and not game.is_sea(o.split()[1])]
             return land[0] if land else "done"
+        if game.d["battle"].get("kind") == interdiction.KIND:
+            return "done"  # the bot flies no interdiction missions (it keeps its bombers for attack)
         retreats = [o for o in options if o.startswith("retreat to ")]
         if "press attack" in options and retreats:
             setup = battle_at(game, game.d["battle"]["where"], opened=True)
@@ -364,6 +404,17 @@ class AarheProfile(Profile):
             return False
         sign = 1 if game.alliance(game.power) == "allies" else -1
         return position * sign >= self.overflight
+
+    def land_passable(self, game: Board, territory: str) -> bool:
+        """Land units enter a neutral 4 or more steps toward their team (S3:L242), never extreme
+        terrain; entering changes no control (AH-G5). Attacking a neutral is not yet played."""
+        if not self.module.territories[territory].impassable:
+            return True
+        position: int | None = game.d["aarhe"]["neutrals"].get(territory)
+        if position is None or territory in self.extreme:
+            return False
+        sign = 1 if game.alliance(game.power) == "allies" else -1
+        return position * sign >= self.land_entry
 
     def in_combat_range(self, game: Board, unit: str, origin: str, target: str) -> bool:
         """An aircraft flies at most half its movement to its target (S3:L216)."""

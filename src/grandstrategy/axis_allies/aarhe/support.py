@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from grandstrategy.axis_allies.aarhe import interdiction
 from grandstrategy.axis_allies.aarhe.combat.special import declare_support
 from grandstrategy.axis_allies.game.board import split
 
@@ -22,8 +23,9 @@ KIND = "support"
 
 
 def _declared(game: Combat) -> dict[tuple[str, str], int]:
-    """Aircraft already sent, by ``(stack, origin)``."""
-    sent: dict[tuple[str, str], int] = {}
+    """Aircraft already sent, by ``(stack, origin)``; bombers on an air interdiction mission
+    fight in no other combat this turn (S3:L230)."""
+    sent = interdiction.busy(game)
     for missions in game.d.get("aarhe_support", {}).values():
         for stack, origin, n in missions:
             sent[stack, origin] = sent.get((stack, origin), 0) + n

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from grandstrategy.axis_allies.aarhe import economy, goals, lendlease
+from grandstrategy.axis_allies.aarhe import atomic, economy, goals, lendlease
 from grandstrategy.axis_allies.aarhe.combat.repair import repair
 from grandstrategy.axis_allies.aarhe.tables import Tables
 from grandstrategy.axis_allies.game.board import key, split
@@ -518,7 +518,7 @@ def collect_income(game: AAGame, tables: Tables) -> None:
     cycles = aarhe["cycles"]
     sheltered = "underground-factory" in game.techs(power)
     for where, route in sorted(routes.items()):
-        value = game.module.territories[where].ipc or 0
+        value = max(0, (game.module.territories[where].ipc or 0) - atomic.income_loss(game, where))  # S3:L238
         safe += lendlease.aid_for(game, where)  # lend-lease, whoever holds the territory (S3:L234)
         if seen is not None and where not in seen:
             continue  # control changed since the last Collect Income: no income (S3:L208)
@@ -570,6 +570,7 @@ def bank_income(game: AAGame) -> None:
     goals.record_income(game, game.power, total)
     game.log(f"collects {total} IPCs" + (f" ({lost} lost to convoy attacks)" if lost else ""))
     game.d["phase"] = "combat-move"
+    turn(game)["interdiction_due"] = True  # S3:L230: the enemy may interdict before any move
 
 
 def after_convoy(game: AAGame, battle: dict[str, Any]) -> None:

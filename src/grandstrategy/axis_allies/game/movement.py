@@ -70,7 +70,7 @@ class Movement(Combat):
                 if free and cost and self.cargo_room(power, other) >= cost:
                     result.append(other)
                 continue
-            if t.type.value != "land" or t.impassable:
+            if t.type.value != "land" or not self.profile.land_passable(self, other):
                 continue
             if self.hostile_land(power, other):
                 if combat:

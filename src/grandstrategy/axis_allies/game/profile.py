@@ -329,6 +329,11 @@ class Profile:
         but the impassable neutrals)."""
         return not self.module.territories[territory].impassable
 
+    def land_passable(self, game: Board, territory: str) -> bool:
+        """Whether the power on move's land units may enter the land ``territory`` (Revised:
+        anything but the impassable neutrals)."""
+        return not self.module.territories[territory].impassable
+
     def subs_pass_destroyers(self, game: Board) -> bool:
         """Whether the power on move's submarines may move on through a sea zone with an enemy
         destroyer (Revised: no, a destroyer stops them)."""
