@@ -123,7 +123,10 @@ def test_ctrl_c_at_the_prompt_saves_and_exits_0(new_game: NewGame) -> None:
             seen += chunk
         saved = path.read_bytes()  # the save as it stands at the prompt
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=120)
+        # Wait with standard input still open: communicate() would close it at once, and a game
+        # reading end-of-input before the signal lands quits the ordinary way (a race seen in CI).
+        process.wait(timeout=120)
+        out, err = process.communicate()
     finally:
         if process.poll() is None:
             process.kill()
