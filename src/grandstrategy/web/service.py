@@ -412,20 +412,31 @@ class GameService:
         except UserInputError as error:
             match.rollback(mark)
             raise _bad(str(error)) from None
+        self._commit_entries(session, game, match, before, mid)
+        session.flush()
+        session.refresh(game)
+        return _payload(game, match, seat, kinds)
+
+    def _commit_entries(
+        self, session: Session, game: GameRow, match: Match, before: int, mid: str | None
+    ) -> None:
+        """Store the log entries from index ``before`` on, claiming the game's next version on the
+        version it was read at (``UPDATE ... WHERE version = seen``: of two writers on one
+        position only the first commits), and wake the game's live streams once committed.
+
+        :raises _Raced: another writer stored a change first.
+        """
         version = game.version + len(match.log) - before  # equal to the length until an undo
         claimed = session.execute(
             update(GameRow)
-            .where(GameRow.id == game_id, GameRow.version == game.version)
+            .where(GameRow.id == game.id, GameRow.version == game.version)
             .values(log_length=len(match.log), over=match.is_terminal(), version=version)
         )
         if getattr(claimed, "rowcount", 0) != 1:
             raise _Raced()
-        _store_entries(session, game_id, match.log, before, mid)
-        self.live.announce(session, game_id)
-        self._versions[game_id] = version
-        session.flush()
-        session.refresh(game)
-        return _payload(game, match, seat, kinds)
+        _store_entries(session, game.id, match.log, before, mid)
+        self.live.announce(session, game.id)
+        self._versions[game.id] = version
 
     @staticmethod
     def _run_bots(match: Match, kinds: Mapping[str, str], seed: int) -> None:
@@ -466,17 +477,7 @@ class GameService:
                     except BaseException:
                         match.rollback(mark)
                         raise
-                    version = game.version + len(match.log) - before
-                    claimed = session.execute(
-                        update(GameRow)
-                        .where(GameRow.id == game_id, GameRow.version == game.version)
-                        .values(log_length=len(match.log), over=match.is_terminal(), version=version)
-                    )
-                    if getattr(claimed, "rowcount", 0) != 1:
-                        raise _Raced()
-                    _store_entries(session, game_id, match.log, before, None)
-                    self.live.announce(session, game_id)
-                    self._versions[game_id] = version
+                    self._commit_entries(session, game, match, before, None)
                     return True
             except (_Raced, IntegrityError):
                 self._matches.pop(game_id, None)
