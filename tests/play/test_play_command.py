@@ -102,7 +102,13 @@ def _grandstrategy(*args: str) -> list[str]:
     return [sys.executable, "-m", "grandstrategy", *args]
 
 
-def test_ctrl_c_at_the_prompt_saves_and_exits_0(new_game: NewGame) -> None:
+def _ignore_ctrl_c() -> None:
+    """What a script's background job (``cmd &``) gets from its shell: SIGINT ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.mark.parametrize("started_ignoring_ctrl_c", [False, True])
+def test_ctrl_c_at_the_prompt_saves_and_exits_0(new_game: NewGame, started_ignoring_ctrl_c: bool) -> None:
     path = new_game()
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "80"}
     process = subprocess.Popen(
@@ -111,6 +117,7 @@ def test_ctrl_c_at_the_prompt_saves_and_exits_0(new_game: NewGame) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
+        preexec_fn=_ignore_ctrl_c if started_ignoring_ctrl_c else None,
     )
     assert process.stdout is not None
     seen = b""

@@ -12,7 +12,9 @@ import io
 import json
 import os
 import shlex
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -190,8 +192,21 @@ def play_command(
     if session is None:
         return
     game = TerminalGame(session, console, read_line, again=again, strict=moves is not None)
+    ctrl_c_saves_and_leaves()
     with terminal_foreground(enabled=from_make is not None):
         game.run()
+
+
+def ctrl_c_saves_and_leaves() -> None:
+    """Make Ctrl-C (SIGINT) raise KeyboardInterrupt, which the terminal game turns into "save and
+    leave", even when this process was started with SIGINT ignored or blocked: a shell that starts a
+    command in the background (``cmd &`` in a script) ignores SIGINT for it, and children inherit that.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def launcher() -> str:
@@ -328,7 +343,6 @@ def terminal_foreground(*, enabled: bool) -> Iterator[None]:
     background, could not resume a stopped game). Does nothing off a terminal or where job
     control is missing.
     """
-    import signal
 
     fd = sys.stdin.fileno() if enabled and sys.stdin is not None and sys.stdin.isatty() else -1
     group = os.getpgrp()
