@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from grandstrategy.axis_allies.aarhe.combat.special import open_interdiction_attack, open_interdiction_rolls
+from grandstrategy.axis_allies.aarhe.declarations import ask_next, open_round
 from grandstrategy.axis_allies.game.board import key, split
 
 if TYPE_CHECKING:
@@ -80,35 +81,13 @@ def offers(game: Combat, power: str) -> list[str]:
     return result
 
 
-def _next(game: Combat, battle: dict[str, Any]) -> None:
-    while battle["powers"]:
-        power = battle["powers"][0]
-        options = offers(game, power)
-        if options:
-            battle["ask"] = {"who": power, "kind": KIND, "options": [*options, "done"]}
-            return
-        battle["powers"].pop(0)
-    game.d["battle"] = None
-
-
 def open_declarations(game: AAGame) -> bool:
     """The power on move's combat move begins: the other side may declare missions. False when
     no power has a bomber to send (nothing opens)."""
     powers = [p for p in game.order if not game.friendly(game.power, p)]
     if not any(offers(game, p) for p in powers):
         return False
-    battle: dict[str, Any] = {
-        "machine": "aarhe",
-        "kind": KIND,
-        "where": game.capital_name(),
-        "attacker": game.power,
-        "powers": powers,
-        "dice": [],
-        "ask": None,
-        "stage": KIND,
-    }
-    game.d["battle"] = battle
-    _next(game, battle)
+    open_round(game, KIND, offers)
     return True
 
 
@@ -133,7 +112,7 @@ def answer(game: Combat, option: str) -> None:
                     turn.setdefault("interdiction_queue", []).append([power, stack, origin, target, take])
                     left -= take
         game.log(f"{power} sends {n} {unit} from {origin} to interdict {target}")
-    _next(game, battle)
+    ask_next(game, battle, offers)
 
 
 def next_attack(game: AAGame) -> bool:

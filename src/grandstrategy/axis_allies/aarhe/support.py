@@ -10,10 +10,11 @@ power: declare one more mission, or ``done``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from grandstrategy.axis_allies.aarhe import interdiction
 from grandstrategy.axis_allies.aarhe.combat.special import declare_support
+from grandstrategy.axis_allies.aarhe.declarations import ask_next, open_round
 from grandstrategy.axis_allies.game.board import split
 
 if TYPE_CHECKING:
@@ -55,33 +56,9 @@ def offers(game: Combat, power: str) -> list[str]:
     return result
 
 
-def _next(game: Combat, battle: dict[str, Any]) -> None:
-    """Ask the next defending power that has a mission to offer; close when none has."""
-    while battle["powers"]:
-        power = battle["powers"][0]
-        options = offers(game, power)
-        if options:
-            battle["ask"] = {"who": power, "kind": KIND, "options": [*options, "done"]}
-            return
-        battle["powers"].pop(0)
-    game.d["battle"] = None
-
-
 def open_declarations(game: Combat) -> None:
     """The combat phase begins: the other side's powers, in turn order, may declare missions."""
-    powers = [p for p in game.order if not game.friendly(game.power, p)]
-    battle: dict[str, Any] = {
-        "machine": "aarhe",
-        "kind": KIND,
-        "where": game.capital_name(),
-        "attacker": game.power,
-        "powers": powers,
-        "dice": [],
-        "ask": None,
-        "stage": KIND,
-    }
-    game.d["battle"] = battle
-    _next(game, battle)
+    open_round(game, KIND, offers)
 
 
 def answer(game: Combat, option: str) -> None:
@@ -103,4 +80,4 @@ def answer(game: Combat, option: str) -> None:
                     declare_support(game, stack, origin, target, take)
                     left -= take
         game.log(f"{power} sends {n} {unit} from {origin} to support the defence of {target}")
-    _next(game, battle)
+    ask_next(game, battle, offers)

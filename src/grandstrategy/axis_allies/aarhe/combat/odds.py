@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import math
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -213,13 +213,11 @@ def exact_odds(game: AAGame, where: str, policy: Policy = default_policy, max_st
     return Odds(a, d, n, "exact", states=len(states))
 
 
-def simulate_odds(
-    game: AAGame, where: str, policy: Policy = default_policy, trials: int = 2000, seed: int = 1
-) -> Odds:
-    """Seeded Monte Carlo odds of the battle at ``where``: ``trials`` battles through the machine."""
+def _seeded_battles(game: AAGame, where: str, policy: Policy, trials: int, seed: int) -> Iterator[AAGame]:
+    """``trials`` battles at ``where`` fought through the machine with dice from ``seed`` (one
+    stream for all of them, so the same seed gives the same battles), each yielded at its end."""
     rng = Rng(seed)
     start = open_battle(game, where)
-    counts = [0, 0, 0]
     for _ in range(trials):
         state = _child(start)
         for _ in range(MAX_STEPS):
@@ -232,6 +230,15 @@ def simulate_odds(
                 state.apply(Choose(str(who), policy(state, state.options())))
         else:
             raise RuntimeError(f"a battle at {where} went on for {MAX_STEPS} steps")
+        yield state
+
+
+def simulate_odds(
+    game: AAGame, where: str, policy: Policy = default_policy, trials: int = 2000, seed: int = 1
+) -> Odds:
+    """Seeded Monte Carlo odds of the battle at ``where``: ``trials`` battles through the machine."""
+    counts = [0, 0, 0]
+    for state in _seeded_battles(game, where, policy, trials, seed):
         counts[_outcome(state, where)] += 1
     a, d, n = (c / trials for c in counts)
     return Odds(a, d, n, "monte-carlo", trials=trials, seed=seed)
@@ -326,21 +333,8 @@ def simulate_outcomes(
 ) -> list[tuple[float, AAGame]]:
     """``trials`` seeded battles at ``where`` through the machine (as :func:`simulate_odds`, same
     dice for the same seed): each distinct end state with the share of battles ending in it."""
-    rng = Rng(seed)
-    start = open_battle(game, where)
     found: dict[str, tuple[int, AAGame]] = {}
-    for _ in range(trials):
-        state = _child(start)
-        for _ in range(MAX_STEPS):
-            if state.d["battle"] is None:
-                break
-            who = state.to_act()
-            if who == CHANCE:
-                state.apply_chance(str(rng.below(6) + 1))
-            else:
-                state.apply(Choose(str(who), policy(state, state.options())))
-        else:
-            raise RuntimeError(f"a battle at {where} went on for {MAX_STEPS} steps")
+    for state in _seeded_battles(game, where, policy, trials, seed):
         k = _key(state)
         found[k] = (found[k][0] + 1 if k in found else 1, state)
     return [(n / trials, state) for n, state in found.values()]
