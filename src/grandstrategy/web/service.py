@@ -20,7 +20,7 @@ import json
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -361,12 +361,22 @@ class GameService:
         seen_version = _check_seen(seen)
         text = _bounded(action, "action", MAX_ACTION_CHARS)
         mid = None if move_id is None else _bounded(move_id, "move_id")
+        return self._write(
+            game_id, seat, lambda session: self._move(session, game_id, seat, token, seen_version, text, mid)
+        )
+
+    def _write(self, game_id: str, seat: str, change: Callable[[Session], JSONObject]) -> JSONObject:
+        """Run ``change`` in one transaction on the game, one request of this process at a time.
+
+        When another server process wrote the game first, nothing of ``change`` is kept and the
+        seat gets 409 with the fresh position; on any error the cached match is dropped (it may
+        hold a half-applied change), so the next request replays the stored game.
+        """
         with self._lock(game_id):
             try:
                 with Session(self.engine) as session, session.begin():
-                    return self._move(session, game_id, seat, token, seen_version, text, mid)
+                    return change(session)
             except (_Raced, IntegrityError):
-                # Another server process wrote this game first: this move is not applied.
                 self._matches.pop(game_id, None)
                 with Session(self.engine) as session:
                     game = self._game(session, game_id)
@@ -536,19 +546,9 @@ class GameService:
             game or seat; 409 the game moved on (``state`` holds the fresh one).
         """
         seen_version = _check_seen(seen)
-        with self._lock(game_id):
-            try:
-                with Session(self.engine) as session, session.begin():
-                    return self._undo(session, game_id, seat, token, seen_version)
-            except (_Raced, IntegrityError):
-                self._matches.pop(game_id, None)
-                with Session(self.engine) as session:
-                    game = self._game(session, game_id)
-                    fresh = _payload(game, self._match(session, game), seat, self._kinds(session, game_id))
-                raise WebError(409, MOVED_ON, fresh) from None
-            except BaseException:
-                self._matches.pop(game_id, None)
-                raise
+        return self._write(
+            game_id, seat, lambda session: self._undo(session, game_id, seat, token, seen_version)
+        )
 
     def _undo(self, session: Session, game_id: str, seat: str, token: str | None, seen: int) -> JSONObject:
         """The body of :meth:`undo`, inside its transaction."""
