@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from grandstrategy.axis_allies.game.board import split
+
 if TYPE_CHECKING:
     from grandstrategy.axis_allies.game.combat import Combat
 
@@ -45,3 +47,34 @@ def ask_next(game: Combat, battle: dict[str, Any], offers: Offers) -> None:
             return
         battle["powers"].pop(0)
     game.d["battle"] = None
+
+
+Record = Callable[[str, str, str, str, int], None]
+"""What a declared mission does with some units of one stack: (power, stack, origin, target, count)."""
+
+
+def answer(
+    game: Combat, option: str, offers: Offers, sent: dict[tuple[str, str], int], record: Record, purpose: str
+) -> None:
+    """The power asked answers: ``done`` passes to the next power; ``VERB TARGET with N UNIT from
+    ORIGIN`` takes N undamaged units of that type at ORIGIN not already sent (``sent`` by stack and
+    place), stack by stack, hands each part to ``record`` and logs the mission; then the next
+    power with something to offer is asked."""
+    battle = game.d["battle"]
+    battle["ask"] = None
+    if option == "done":
+        battle["powers"].pop(0)
+    else:
+        words = option.split()
+        target, n, unit, origin = words[1], int(words[3]), words[4], words[6]
+        power = battle["powers"][0]
+        left = n
+        for stack, here in game.stacks(origin):
+            owner, kind, _, damage = split(stack)
+            if owner == power and kind == unit and not damage and left > 0:
+                take = min(left, here - sent.get((stack, origin), 0))
+                if take > 0:
+                    record(power, stack, origin, target, take)
+                    left -= take
+        game.log(f"{power} sends {n} {unit} from {origin} to {purpose} {target}")
+    ask_next(game, battle, offers)

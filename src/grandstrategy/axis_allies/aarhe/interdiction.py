@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from grandstrategy.axis_allies.aarhe import declarations
 from grandstrategy.axis_allies.aarhe.combat.special import open_interdiction_attack, open_interdiction_rolls
-from grandstrategy.axis_allies.aarhe.declarations import ask_next, open_round
+from grandstrategy.axis_allies.aarhe.declarations import open_round
 from grandstrategy.axis_allies.game.board import key, split
 
 if TYPE_CHECKING:
@@ -93,26 +94,13 @@ def open_declarations(game: AAGame) -> bool:
 
 def answer(game: Combat, option: str) -> None:
     """``done`` passes to the next power; a mission is recorded and its attack queued."""
-    battle = game.d["battle"]
-    battle["ask"] = None
-    if option == "done":
-        battle["powers"].pop(0)
-    else:
-        words = option.split()  # interdict TARGET with N UNIT from ORIGIN
-        target, n, unit, origin = words[1], int(words[3]), words[4], words[6]
-        power = battle["powers"][0]
-        sent, left = busy(game), n
-        turn = game.d["aarhe_turn"]
-        for stack, here in game.stacks(origin):
-            owner, kind, _, damage = split(stack)
-            if owner == power and kind == unit and not damage and left > 0:
-                take = min(left, here - sent.get((stack, origin), 0))
-                if take > 0:
-                    turn.setdefault("interdiction", []).append([power, stack, origin, target, take])
-                    turn.setdefault("interdiction_queue", []).append([power, stack, origin, target, take])
-                    left -= take
-        game.log(f"{power} sends {n} {unit} from {origin} to interdict {target}")
-    ask_next(game, battle, offers)
+    turn = game.d["aarhe_turn"]
+
+    def record(power: str, stack: str, origin: str, target: str, take: int) -> None:
+        turn.setdefault("interdiction", []).append([power, stack, origin, target, take])
+        turn.setdefault("interdiction_queue", []).append([power, stack, origin, target, take])
+
+    declarations.answer(game, option, offers, busy(game), record, "interdict")
 
 
 def next_attack(game: AAGame) -> bool:

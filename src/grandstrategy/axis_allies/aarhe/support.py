@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from grandstrategy.axis_allies.aarhe import interdiction
+from grandstrategy.axis_allies.aarhe import declarations, interdiction
 from grandstrategy.axis_allies.aarhe.combat.special import declare_support
-from grandstrategy.axis_allies.aarhe.declarations import ask_next, open_round
+from grandstrategy.axis_allies.aarhe.declarations import open_round
 from grandstrategy.axis_allies.game.board import split
 
 if TYPE_CHECKING:
@@ -63,21 +63,8 @@ def open_declarations(game: Combat) -> None:
 
 def answer(game: Combat, option: str) -> None:
     """``done`` passes to the next defending power; a mission is recorded."""
-    battle = game.d["battle"]
-    battle["ask"] = None
-    if option == "done":
-        battle["powers"].pop(0)
-    else:
-        words = option.split()  # support TARGET with N UNIT from ORIGIN
-        target, n, unit, origin = words[1], int(words[3]), words[4], words[6]
-        power = battle["powers"][0]
-        sent, left = _declared(game), n
-        for stack, here in game.stacks(origin):
-            owner, kind, _, damage = split(stack)
-            if owner == power and kind == unit and not damage and left > 0:
-                take = min(left, here - sent.get((stack, origin), 0))
-                if take > 0:
-                    declare_support(game, stack, origin, target, take)
-                    left -= take
-        game.log(f"{power} sends {n} {unit} from {origin} to support the defence of {target}")
-    ask_next(game, battle, offers)
+
+    def record(power: str, stack: str, origin: str, target: str, take: int) -> None:
+        declare_support(game, stack, origin, target, take)
+
+    declarations.answer(game, option, offers, _declared(game), record, "support the defence of")
