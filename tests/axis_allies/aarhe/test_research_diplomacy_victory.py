@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from tests.axis_allies.aarhe.helpers import at, choose, fresh, options, roll
+from tests.axis_allies.aarhe.helpers import at, choose, fresh, options, profile, roll
 from tests.axis_allies.game_helpers import put
 
 from grandstrategy.axis_allies.aarhe import turns
@@ -160,3 +160,28 @@ def test_aircraft_fly_over_a_neutral_two_steps_toward_their_team() -> None:
     assert not p.air_passable(game, "spain") and p.air_passable(game, "eire")  # Eire at +3
     game.d["aarhe"]["neutrals"]["turkey"] = 2
     assert p.air_passable(game, "turkey")
+
+
+def test_rockets_fire_once_from_every_id_built_in_ones_included() -> None:
+    # S3:L238: with Rockets each ID fires at an enemy IC within 3; S3:L246: an IC holds 3 IDs, a
+    # victory city 1. Germany: its AA gun (an ID), its factory's 3 and Berlin's 1 = 5 rockets.
+    game = fresh()
+    game.d["techs"]["germans"] = ["rockets"]
+    at(game, "germans", "combat")
+    assert profile(game).rocket_launchers(game, "germans")["germany"] == 5
+    books = game.d["aarhe"]["damage"]
+    game.d["bank"]["british"] = 30
+    for shot in range(5):
+        assert "rocket united-kingdom from germany" in options(game), shot
+        choose(game, "germans", "rocket united-kingdom from germany")
+        roll(game, 2)
+    assert "rocket united-kingdom from germany" not in options(game)
+    assert books["united-kingdom"] == 8  # next income cut to 0 (its value) ...
+    assert game.d["bank"]["british"] == 28  # ... and the 2 beyond it off the stored IPCs (S3:L230)
+    assert "rocket united-kingdom from western-europe" in options(game)  # its ID and Paris: 2 more
+
+
+def test_without_rockets_no_id_fires() -> None:
+    game = fresh()
+    at(game, "germans", "combat")
+    assert not [o for o in options(game) if o.startswith("rocket")]

@@ -484,6 +484,32 @@ class AarheProfile(Profile):
         game.log(f"economic attack on {where}: next income {booked} lower, {taken} stored IPCs lost")
         return True
 
+    def rocket_launchers(self, game: Board, power: str) -> dict[str, int]:
+        """With Rockets every ID fires one rocket a turn (S3:L238): the power's ID units that
+        have not moved, the 3 built into each of its factories and the 1 of each victory city it
+        holds (S3:L246), counted per land territory."""
+        table = combat_tables()
+        built_in = table.built_in_ids
+        ready: dict[str, int] = {}
+        for where, stacks in game.d["units"].items():
+            if game.is_sea(where):
+                continue
+            count = 0
+            for stack, n in stacks.items():
+                owner, unit, moves, _ = split(stack)
+                if owner != power:
+                    continue
+                if table.role(unit) == "ID" and moves > 0:
+                    count += n
+                if game.stats[unit].factory:
+                    count += n * int(built_in["factory"])
+            if count:
+                ready[where] = count
+        for where in self.points:
+            if game.owner(where) == power:
+                ready[where] = ready.get(where, 0) + int(built_in["victory_city"])
+        return ready
+
     def liberates(self, captor: str, original: str) -> bool:
         """US and UK land the Soviet Union liberates stays Soviet (S3:L218, L234)."""
         xeno = self.tables.map.xenophobia

@@ -105,8 +105,9 @@ class Combat(Board):
         self.d["battle"] = None
 
     def rocket_options(self) -> list[str]:
-        """``rocket TARGET from SOURCE``: with rockets, each territory holding the power's AA guns
-        (not moved this turn) fires once at an enemy factory within 3 spaces (Revised)."""
+        """``rocket TARGET from SOURCE``: with rockets, each launching place fires at an enemy
+        factory within 3 spaces, as many times a turn as the rule set allows (Revised: once from
+        each territory holding the power's AA guns that have not moved)."""
         power = self.power
         if "rockets" not in self.techs(power):
             return []
@@ -116,15 +117,20 @@ class Combat(Board):
                 n for n in self.module.territories[t].neighbours if not self.module.territories[n].impassable
             ]
 
+        launchers = self.profile.rocket_launchers(self, power)
+        if launchers is None:
+            launchers = {
+                where: 1
+                for where, stacks in self.d["units"].items()
+                if not self.is_sea(where)
+                and any(
+                    split(s)[0] == power and self.stats[split(s)[1]].aa_gun and split(s)[2] > 0
+                    for s in stacks
+                )
+            }
         result = []
-        for where in sorted(self.d["units"]):
-            if where in self.d["rockets_fired"] or self.is_sea(where):
-                continue
-            ready = any(
-                split(s)[0] == power and self.stats[split(s)[1]].aa_gun and split(s)[2] > 0
-                for s in self.d["units"][where]
-            )
-            if not ready:
+        for where, count in sorted(launchers.items()):
+            if self.d["rockets_fired"].count(where) >= count:
                 continue
             for target, distance in sorted(bfs_distances([where], neighbours, 3).items()):
                 if distance > 0 and self.hostile_land(power, target) and self.factories(target):

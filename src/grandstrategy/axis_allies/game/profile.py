@@ -301,6 +301,11 @@ class Profile:
         the base rule (LHTR 1.3: IPCs from the bank, up to the territory's value a turn)."""
         return False
 
+    def rocket_launchers(self, game: Board, power: str) -> dict[str, int] | None:
+        """Where ``power``'s rockets start and how many each place may fire a turn; None: the
+        base rule (Revised: one from each land territory holding its unmoved AA guns)."""
+        return None
+
     def liberates(self, captor: str, original: str) -> bool:
         """Whether ``captor`` taking back a friend's territory hands it to its original owner
         (Revised: yes, while that owner holds its capital)."""
