@@ -1,4 +1,4 @@
-"""National goals as far as the document gives them (S3:L250-252)."""
+"""National goals as far as the document gives them (S3:L250-254)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ def test_the_goals_held_at_the_start() -> None:
         "germans": ["lebensraum", "defend-the-fatherland"],
         "russians": ["protect-heavy-industry"],
         "british": ["battle-for-britain"],  # the colonial empire needs the Solomons and Borneo
+        "americans": ["protect-the-americas"],  # 42 IPCs is not over 45; the UK's 30 not over 35
     }
 
 
@@ -84,3 +85,39 @@ def test_national_victory_names_the_nations_with_three_goals() -> None:
         "thousand-year-reich",
     ]
     assert result["national_winners"] == ["germans"]
+
+
+def test_the_american_goals_and_the_british_income_goal() -> None:
+    # S3:L254: the US goals, and the UK's fifth (over 35 IPCs); income goals read the end
+    game = fresh()
+    tables = profile(game).tables
+    for place in ("western-europe", "southern-europe", "norway", "japan"):
+        game.d["owner"][place] = "americans"
+    for place in ("china", "sinkiang", "manchuria"):
+        game.d["owner"][place] = "british"
+    put(game, "germany")
+    game.d["owner"]["germany"] = "americans"
+    goals.record_owners(game, tables)
+    now = met(game)["americans"]
+    assert now == [
+        "contain-communism-in-europe",
+        "contain-communism-in-asia",  # 3 of the 5 Asian places held by the UK: a majority
+        "protect-the-americas",
+        "maintain-public-support",  # the captures lift US income over 45
+        "race-to-berlin",
+        "operation-olympic",
+    ]
+    assert "preserve-military-might" in met(game)["british"]  # 30 and three Asian places: over 35
+    assert "preserve-military-might" not in met(fresh()).get("british", [])  # 30 alone is not
+    game.d["owner"]["kwantung"] = "russians"
+    game.d["owner"]["french-indochina"] = "russians"
+    game.d["owner"]["china"] = "russians"
+    assert "contain-communism-in-asia" not in met(game)["americans"]  # 2 of 5 no longer a majority
+
+
+def test_axis_units_next_to_the_americas_break_the_goal() -> None:
+    # S3:L254 "Protect the Americas": no Axis control of, or forces in or next to, the Americas
+    game = fresh()
+    assert "protect-the-americas" in met(game)["americans"]
+    put(game, "mexico", ("japanese", "infantry", 1))
+    assert "protect-the-americas" not in met(game).get("americans", [])

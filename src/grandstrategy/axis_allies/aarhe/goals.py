@@ -58,6 +58,14 @@ def income_now(game: AAGame, power: str) -> int:
     return sum(t.ipc or 0 for t in game.module.territories.values() if game.owner(t.id) == power)
 
 
+def hostile(game: Board, nation: str, place: str) -> bool:
+    """Whether an enemy of ``nation`` holds ``place`` or has units there."""
+    owner = game.owner(place)
+    if owner is not None and not game.friendly(nation, owner):
+        return True
+    return any(not game.friendly(nation, stack.split(":")[0]) for stack in game.d["units"].get(place, {}))
+
+
 def met(game: AAGame, tables: Tables, goal: Goal) -> bool:
     if goal.kind == "any":
         return any(part_met(game, tables, goal.nation, part) for part in goal.parts)
@@ -87,9 +95,14 @@ def part_met(game: AAGame, tables: Tables, nation: str, part: Part) -> bool:
         ]
         return all(holds(p) for p in [*places, *extra])
     if part.kind == "majority":
-        return 2 * sum(1 for p in places if game.owner(p) == nation) > len(places)
+        return 2 * sum(1 for p in places if game.owner(p) in (holders or {nation})) > len(places)
     if part.kind == "none-held":
         return not any(game.owner(p) == part.by_nation for p in places)
+    if part.kind == "no-enemy-near":
+        near = {n for p in places for n in game.module.territories[p].neighbours if not game.is_sea(n)}
+        return not any(hostile(game, nation, p) for p in sorted({*places, *near}))
+    if part.kind == "income-over":
+        return income_now(game, nation) > (part.amount or 0)
     if part.kind == "never-lost":
         floor = part.amount
         steady = floor is None or past["income_min"].get(nation, floor) >= floor

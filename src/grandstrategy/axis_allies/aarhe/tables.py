@@ -256,7 +256,8 @@ class MapChanges(BaseModel):
 GoalKind = Annotated[
     str,
     Field(
-        pattern=r"^(hold|never-lost|captured|income-reached|income-above|first-capture|any|majority|none-held)$"
+        pattern=r"^(hold|never-lost|captured|income-reached|income-above|income-over|first-capture|any|majority"
+        r"|none-held|no-enemy-near)$"
     ),
 ]
 
