@@ -143,6 +143,8 @@ def test_the_heuristic_bot_attacks_a_neutral_only_when_its_odds_say_so() -> None
     # the base calculator's odds of everything that could attack, against the neutral's army
     game = fresh()
     at(game, "germans", "combat-move")
+    assert "attack neutral switzerland" in options(game)
+    assert not policy_choose(game, "germans", options(game)).startswith("attack neutral")  # its attacks first
     put(game, "norway", ("germans", "infantry", 1))
     for where, here in list(game.d["units"].items()):  # no German aircraft to send along
         for stack in [

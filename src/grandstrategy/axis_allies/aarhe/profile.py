@@ -384,20 +384,28 @@ class AarheProfile(Profile):
         return default_policy(game, options)
 
     def decision_policy(self, game: AAGame, seat: str, options: list[str]) -> str | None:
-        """The heuristic bot attacks a neutral worth income only when the base calculator gives
-        everything it could send at least the base policy's ``WORTH`` against the neutral's
-        army (:func:`.neutrals.attack_odds`); the moves follow as into any enemy land."""
-        from grandstrategy.axis_allies.game.policy import WORTH
+        """The heuristic bot and neutrals (S3:L242): it makes its other combat moves first (the
+        base policy's choice without the neutrals); when that choice is ``done``, it attacks the
+        neutral with the most income among those where the base calculator gives everything
+        it could still send at least the base policy's ``WORTH`` against the neutral's army
+        (:func:`.neutrals.attack_odds`); the moves follow as into any enemy land."""
+        from grandstrategy.axis_allies.game.policy import WORTH, choose
 
-        for option in options:
-            if not option.startswith(neutrals.OPTION + " "):
+        attacks = [o for o in options if o.startswith(neutrals.OPTION + " ")]
+        if not attacks:
+            return None
+        base = choose(game, seat, [o for o in options if o not in attacks])
+        if base != "done":
+            return base
+        best: tuple[float, str] | None = None
+        for option in attacks:
+            income = neutrals.territory_income_if_joined(self.tables, option.split()[2])
+            if income <= 0:
                 continue
-            target = option.split()[2]
-            if neutrals.territory_income_if_joined(self.tables, target) <= 0:
-                continue
-            if neutrals.attack_odds(game, self.tables, target) >= WORTH:
-                return option
-        return None
+            odds = neutrals.attack_odds(game, self.tables, option.split()[2])
+            if odds >= WORTH and (best is None or income * odds > best[0]):
+                best = (income * odds, option)
+        return best[1] if best is not None else base
 
     def victory_city(self, territory: str) -> bool:
         """Whether ``territory`` is one of the variant's victory cities (repair, S3:L244)."""
