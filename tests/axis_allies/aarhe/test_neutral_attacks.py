@@ -161,3 +161,18 @@ def test_the_heuristic_bot_attacks_a_neutral_only_when_its_odds_say_so() -> None
     put(game, "norway", ("germans", "infantry", 6), ("germans", "armour", 4))
     assert neutrals.attack_odds(game, tables, "sweden") >= 0.65
     assert policy_choose(game, "germans", sweden()) == "attack neutral sweden"
+
+
+def test_the_closest_capital_is_counted_in_steps_among_capitals_still_held() -> None:
+    # S3:L242: "the closest capital ... still holding it": steps on the map's graph from Spain are
+    # Berlin 2, London 3, Washington 4, Moscow 5; with London lost, the United States take Spain
+    # in; with every Allied capital lost, the closest capital counts again (reconstructed)
+    game = fresh()
+    tables = profile(game).tables
+    assert neutrals.defender(game, tables, "spain", "allies") == "british"
+    assert neutrals.defender(game, tables, "spain", "axis") == "germans"
+    game.d["owner"]["united-kingdom"] = "germans"
+    assert neutrals.defender(game, tables, "spain", "allies") == "americans"
+    game.d["owner"]["eastern-united-states"] = game.d["owner"]["russia"] = "germans"
+    assert neutrals.defender(game, tables, "spain", "allies") == "british"
+    assert neutrals.defender(game, tables, "mongolia", "axis") == "japanese"

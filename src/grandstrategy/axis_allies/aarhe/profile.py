@@ -507,7 +507,7 @@ class AarheProfile(Profile):
         """Economic attacks cut the territory's next income, never below 0; at a capital the
         excess comes off the stored IPCs at once (S3:L230)."""
         books = game.d["aarhe"]["damage"]
-        value = self.module.territories[where].ipc or 0
+        value = neutrals.territory_income(game, self.tables, where)  # a joined neutral's by the table
         booked = min(damage, max(0, value - books.get(where, 0)))
         books[where] = books.get(where, 0) + booked
         excess = damage - booked

@@ -467,7 +467,7 @@ def purchase_options(game: AAGame, tables: Tables) -> list[str]:
         for t in game.module.territories.values():
             if (
                 t.type.value == "land"
-                and (t.ipc or 0) > 0
+                and neutrals.territory_income(game, tables, t.id) > 0
                 and game.owner(t.id) == power
                 and not game.factories(t.id)
                 and t.id not in records["sites"]
@@ -526,7 +526,7 @@ def collect_income(game: AAGame, tables: Tables) -> None:
             continue  # control changed since the last Collect Income: no income (S3:L208)
         value = max(0, value - aarhe["damage"].pop(where, 0))  # economic attacks (S3:L230)
         if cycles.get(where, 0) >= tables.economy.interruption_cycles.value and not sheltered:
-            loss = economy.interruption_loss(tables, game.module.territories[where].ipc or 0)
+            loss = economy.interruption_loss(tables, neutrals.territory_income(game, tables, where))
             value = max(0, value - loss)  # S3:L216 (by the original income); Underground Factory: immune
             game.log(f"production in {where} interrupted: {loss} IPCs lost")
         if route is None:
@@ -633,7 +633,7 @@ def place_options(game: AAGame, tables: Tables) -> list[str]:
             continue
         if not economy.spend_reachable(game, power, factory):
             continue
-        room = cap * (game.module.territories[factory].ipc or 0) - records["spent"].get(factory, 0)
+        room = cap * neutrals.territory_income(game, tables, factory) - records["spent"].get(factory, 0)
         for unit in sorted(purchased):
             stats = game.stats[unit]
             if stats.factory or unit == "infantry" or price(game, tables, unit) > room:
