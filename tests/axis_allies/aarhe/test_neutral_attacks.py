@@ -176,3 +176,17 @@ def test_the_closest_capital_is_counted_in_steps_among_capitals_still_held() -> 
     game.d["owner"]["eastern-united-states"] = game.d["owner"]["russia"] = "germans"
     assert neutrals.defender(game, tables, "spain", "allies") == "british"
     assert neutrals.defender(game, tables, "mongolia", "axis") == "japanese"
+
+
+def test_sea_zones_off_a_neutral_change_only_with_the_straits_holder() -> None:
+    # reading: a neutral's sea zones are open sea before and after; only the Turkish straits,
+    # held by whoever holds Turkey (S3:L218, L234), open to the team Turkey joins
+    game = fresh()
+    at(game, "germans", "noncombat-move")
+    put(game, "sz-15", ("germans", "destroyer", 1))
+    assert "move 1 destroyer sz-15 -> sz-16" not in options(game)
+    at(game, "russians", "combat-move")
+    choose(game, "russians", "attack neutral turkey")
+    assert game.owner("turkey") == "germans" and game.d["aarhe"]["neutrals"]["turkey"] == -5
+    at(game, "germans", "noncombat-move")
+    assert "move 1 destroyer sz-15 -> sz-16" in options(game)
