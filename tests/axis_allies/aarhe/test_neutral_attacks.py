@@ -190,3 +190,15 @@ def test_sea_zones_off_a_neutral_change_only_with_the_straits_holder() -> None:
     assert game.owner("turkey") == "germans" and game.d["aarhe"]["neutrals"]["turkey"] == -5
     at(game, "germans", "noncombat-move")
     assert "move 1 destroyer sz-15 -> sz-16" in options(game)
+
+
+def test_the_heuristic_bot_does_not_attack_rio_de_oro_for_spains_income() -> None:
+    # Rio de Oro has no income of its own: taking it would hand Spain and its army to the enemy
+    game = fresh()
+    at(game, "british", "combat-move")
+    put(game, "french-west-africa", ("british", "infantry", 3))
+    tables = profile(game).tables
+    assert neutrals.attack_odds(game, tables, "rio-de-oro") == 1.0  # nothing defends Rio de Oro
+    rio = [o for o in options(game) if "rio-de-oro" in o or o == "done"]
+    assert rio == ["attack neutral rio-de-oro", "done"]
+    assert policy_choose(game, "british", rio) == "done"

@@ -156,12 +156,6 @@ def territory_income(game: Board, tables: Tables, where: str) -> int:
     return row.income if row is not None and game.owner(where) is not None else value
 
 
-def territory_income_if_joined(tables: Tables, territory: str) -> int:
-    """The table's income of a neutral (of the neutral it belongs to, for Rio de Oro)."""
-    _, members = group(tables, territory)
-    return sum(row.income for m in members if (row := record(tables, m)) is not None)
-
-
 def owned_neutral(game: Board, territory: str) -> bool:
     """An impassable territory with an owner is a neutral that joined a team: ordinary land."""
     return game.owner(territory) is not None

@@ -388,7 +388,8 @@ class AarheProfile(Profile):
         base policy's choice without the neutrals); when that choice is ``done``, it attacks the
         neutral with the most income among those where the base calculator gives everything
         it could still send at least the base policy's ``WORTH`` against the neutral's army
-        (:func:`.neutrals.attack_odds`); the moves follow as into any enemy land."""
+        (:func:`.neutrals.attack_odds`); the moves follow as into any enemy land. The income is
+        the attacked territory's own (Rio de Oro's none: attacking it hands Spain to the enemy)."""
         from grandstrategy.axis_allies.game.policy import WORTH, choose
 
         attacks = [o for o in options if o.startswith(neutrals.OPTION + " ")]
@@ -399,7 +400,8 @@ class AarheProfile(Profile):
             return base
         best: tuple[float, str] | None = None
         for option in attacks:
-            income = neutrals.territory_income_if_joined(self.tables, option.split()[2])
+            row = neutrals.record(self.tables, option.split()[2])
+            income = row.income if row is not None else 0
             if income <= 0:
                 continue
             odds = neutrals.attack_odds(game, self.tables, option.split()[2])
