@@ -137,11 +137,10 @@ def attack(game: AAGame, tables: Tables, territory: str) -> None:
         if not any(game.friendly(attacker, split(s)[0]) for s in game.units(z))
     ]
     for unit, n in sorted((row.army if row is not None else {}).items()):
-        if not n:
+        sea = game.stats[unit].domain == "sea"
+        if not n or (sea and not zones):
             continue
-        where = zones[0] if game.stats[unit].domain == "sea" and zones else home
-        if game.stats[unit].domain == "sea" and not zones:
-            continue
+        where = zones[0] if sea else home
         game.add(where, key(taker, unit, game.movement(taker, unit)), n)
         raised.append(f"{n} {unit}")
     army = ", ".join(raised) if raised else "no army"
