@@ -75,3 +75,15 @@ def test_simulate_heuristic_against_random_ends_in_a_variant_victory_the_same_wa
     a, b = first.json()["games"][0], second.json()["games"][0]
     assert a["winner"] == "axis" and a["end"].endswith("VCP") and a["vp"]["axis"] >= 45
     assert {k: v for k, v in a.items() if k != "seconds"} == {k: v for k, v in b.items() if k != "seconds"}
+
+
+def test_a_person_sees_the_attack_on_a_neutral_in_the_combat_move_menu(cli: Cli, tmp_path: Path) -> None:
+    # S3:L242: Soviet units in the Caucasus may attack Turkey; the menu names it plainly
+    path = tmp_path / "game.json"
+    made = cli(
+        "new", "aa", "--rules", "aarhe", "--seats", "russians,*=random", "--seed", "4", "--save", str(path)
+    )
+    assert made.code == 0, made.err
+    shown = cli("play", str(path), "--moves", "buy infantry at russia,done", stdin="")
+    assert shown.code == 0, shown.err
+    assert ". attack neutral turkey" in shown.out

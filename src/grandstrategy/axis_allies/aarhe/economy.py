@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from grandstrategy.axis_allies.aarhe.neutrals import territory_income
 from grandstrategy.axis_allies.aarhe.tables import Tables
 from grandstrategy.axis_allies.game.board import split
 from grandstrategy.axis_allies.module.world import MapModule
@@ -43,9 +44,10 @@ def ic_cost(tables: Tables, territory: str) -> int:
 
 
 def friendly_land(game: AAGame, power: str, where: str) -> bool:
-    """Land the power's units may pass through: held by its team and not impassable."""
+    """Land the power's units may pass through: held by its team (an impassable neutral only
+    once it has joined the team, S3:L242)."""
     t = game.module.territories[where]
-    return t.type.value == "land" and not t.impassable and game.friendly(power, game.owner(where))
+    return t.type.value == "land" and game.friendly(power, game.owner(where))
 
 
 def land_component(game: AAGame, power: str, start: str) -> set[str]:
@@ -160,7 +162,7 @@ def income_routes(game: AAGame, tables: Tables, power: str) -> dict[str, tuple[s
     routes: dict[str, tuple[str, ...] | None] = {}
     by_component: dict[frozenset[str], tuple[str, ...] | None] = {}
     for t in module.territories.values():
-        if t.type.value != "land" or game.owner(t.id) != power or not (t.ipc or 0):
+        if t.type.value != "land" or game.owner(t.id) != power or not territory_income(game, tables, t.id):
             continue
         if t.id in home:
             routes[t.id] = ()

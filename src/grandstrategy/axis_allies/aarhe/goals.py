@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from grandstrategy.axis_allies.aarhe.neutrals import territory_income
 from grandstrategy.axis_allies.aarhe.tables import Goal, Part, Tables
 
 if TYPE_CHECKING:
@@ -54,8 +55,9 @@ def record_income(game: Board, power: str, income: int) -> None:
     past["income_min"][power] = min(past["income_min"].get(power, income), income)
 
 
-def income_now(game: AAGame, power: str) -> int:
-    return sum(t.ipc or 0 for t in game.module.territories.values() if game.owner(t.id) == power)
+def income_now(game: AAGame, tables: Tables, power: str) -> int:
+    """The IPC value of the power's territories (a neutral that joined a team by its table income)."""
+    return sum(territory_income(game, tables, t) for t in game.module.territories if game.owner(t) == power)
 
 
 def hostile(game: Board, nation: str, place: str) -> bool:
@@ -102,7 +104,7 @@ def part_met(game: AAGame, tables: Tables, nation: str, part: Part) -> bool:
         near = {n for p in places for n in game.module.territories[p].neighbours if not game.is_sea(n)}
         return not any(hostile(game, nation, p) for p in sorted({*places, *near}))
     if part.kind == "income-over":
-        return income_now(game, nation) > (part.amount or 0)
+        return income_now(game, tables, nation) > (part.amount or 0)
     if part.kind == "never-lost":
         floor = part.amount
         steady = floor is None or past["income_min"].get(nation, floor) >= floor
@@ -115,7 +117,7 @@ def part_met(game: AAGame, tables: Tables, nation: str, part: Part) -> bool:
         best: int = past["income_max"].get(nation, 0)
         return best >= (part.amount or 0)
     if part.kind == "income-above":
-        return income_now(game, nation) > income_now(game, part.rival or nation)
+        return income_now(game, tables, nation) > income_now(game, tables, part.rival or nation)
     return False
 
 

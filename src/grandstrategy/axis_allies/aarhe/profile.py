@@ -21,6 +21,7 @@ from grandstrategy.axis_allies.aarhe import (
     goals,
     interdiction,
     lendlease,
+    neutrals,
     overflight,
     support,
     transit,
@@ -150,8 +151,9 @@ class AarheProfile(Profile):
             return [*extra, *game.move_options(combat=False), "done"] if extra else None
         if phase == "combat-move":
             strikes = atomic.strike_options(game)  # S3:L238: the nuclear attack
-            if strikes:
-                return [*game.move_options(combat=True), *game.raid_options(), *strikes, "done"]
+            attacks = neutrals.attack_options(game, self.tables)  # S3:L242: attacking a neutral
+            if strikes or attacks:
+                return [*game.move_options(combat=True), *game.raid_options(), *strikes, *attacks, "done"]
         if phase == "mobilize":
             return turns.place_options(game, self.tables)
         if phase == "research":
@@ -172,6 +174,8 @@ class AarheProfile(Profile):
             atomic.load(game, words[3])
         elif phase == "combat-move" and words[0] == "atomic":
             atomic.strike(game, words[2], words[4])
+        elif phase == "combat-move" and option.startswith(neutrals.OPTION + " "):
+            neutrals.attack(game, self.tables, words[2])  # S3:L242, L246
         elif phase == "purchase" and words[0] == "buy":
             turns.buy(game, self.tables, words)
         elif phase == "purchase" and words[0] == "scorch":
@@ -322,7 +326,7 @@ class AarheProfile(Profile):
         return turns.waiting_battles(game)
 
     def problems(self, game: AAGame) -> list[str]:
-        found = turns.problems(game, self.tables)
+        found = turns.problems(game, self.tables) + neutrals.problems(game, self.tables)
         battle = game.d["battle"]
         if battle is not None and game.d["phase"] in self.move_phases and "kind" not in battle:
             found.append(f"a battle is open in phase {game.d['phase']}")
@@ -349,7 +353,7 @@ class AarheProfile(Profile):
             records.setdefault("strait_queue", []).append([territory, target, unit])
 
     def aside_units(self, game: AAGame) -> Iterable[tuple[str, str, int]]:
-        return turns.aside_units(game)
+        return [*turns.aside_units(game), *neutrals.reserve(game, self.tables)]
 
     # ---- combat ----------------------------------------------------------------------------
 
@@ -379,6 +383,32 @@ class AarheProfile(Profile):
                 return retreats[0]
         return default_policy(game, options)
 
+    def decision_policy(self, game: AAGame, seat: str, options: list[str]) -> str | None:
+        """The heuristic bot and neutrals (S3:L242): it makes its other combat moves first (the
+        base policy's choice without the neutrals); when that choice is ``done``, it attacks the
+        neutral with the most income among those where the base calculator gives everything
+        it could still send at least the base policy's ``WORTH`` against the neutral's army
+        (:func:`.neutrals.attack_odds`); the moves follow as into any enemy land. The income is
+        the attacked territory's own (Rio de Oro's none: attacking it hands Spain to the enemy)."""
+        from grandstrategy.axis_allies.game.policy import WORTH, choose
+
+        attacks = [o for o in options if o.startswith(neutrals.OPTION + " ")]
+        if not attacks:
+            return None
+        base = choose(game, seat, [o for o in options if o not in attacks])
+        if base != "done":
+            return base
+        best: tuple[float, str] | None = None
+        for option in attacks:
+            row = neutrals.record(self.tables, option.split()[2])
+            income = row.income if row is not None else 0
+            if income <= 0:
+                continue
+            odds = neutrals.attack_odds(game, self.tables, option.split()[2])
+            if odds >= WORTH and (best is None or income * odds > best[0]):
+                best = (income * odds, option)
+        return best[1] if best is not None else base
+
     def victory_city(self, territory: str) -> bool:
         """Whether ``territory`` is one of the variant's victory cities (repair, S3:L244)."""
         return territory in self.points
@@ -392,12 +422,12 @@ class AarheProfile(Profile):
 
     def air_passable(self, game: Board, territory: str) -> bool:
         """Aircraft fly over a neutral 2 or more steps toward their team (S3:L242), never over
-        extreme terrain (Himalaya); US and UK aircraft not over Soviet land while xenophobia
-        holds (S3:L218, L234)."""
+        extreme terrain (Himalaya), over a neutral that joined a team like any land; US and UK
+        aircraft not over Soviet land while xenophobia holds (S3:L218, L234)."""
         t = self.module.territories[territory]
         if self.xenophobic(game, territory):
             return False
-        if not t.impassable:
+        if not t.impassable or neutrals.owned_neutral(game, territory):
             return True
         position: int | None = game.d["aarhe"]["neutrals"].get(territory)
         if position is None or territory in self.extreme:
@@ -407,14 +437,20 @@ class AarheProfile(Profile):
 
     def land_passable(self, game: Board, territory: str) -> bool:
         """Land units enter a neutral 4 or more steps toward their team (S3:L242), never extreme
-        terrain; entering changes no control (AH-G5). Attacking a neutral is not yet played."""
-        if not self.module.territories[territory].impassable:
+        terrain; entering changes no control (AH-G5). A neutral that joined a team (attacked,
+        :mod:`.neutrals`) is land like any other."""
+        if not self.module.territories[territory].impassable or neutrals.owned_neutral(game, territory):
             return True
         position: int | None = game.d["aarhe"]["neutrals"].get(territory)
         if position is None or territory in self.extreme:
             return False
         sign = 1 if game.alliance(game.power) == "allies" else -1
         return position * sign >= self.land_entry
+
+    def ownable(self, game: Board, territory: str) -> bool:
+        """A neutral that joined a team after an attack has an owner (S3:L242)."""
+        row = neutrals.record(self.tables, territory)
+        return not self.module.territories[territory].impassable or (row is not None and not row.extreme)
 
     def in_combat_range(self, game: Board, unit: str, origin: str, target: str) -> bool:
         """An aircraft flies at most half its movement to its target (S3:L216)."""
@@ -473,7 +509,7 @@ class AarheProfile(Profile):
         """Economic attacks cut the territory's next income, never below 0; at a capital the
         excess comes off the stored IPCs at once (S3:L230)."""
         books = game.d["aarhe"]["damage"]
-        value = self.module.territories[where].ipc or 0
+        value = neutrals.territory_income(game, self.tables, where)  # a joined neutral's by the table
         booked = min(damage, max(0, value - books.get(where, 0)))
         books[where] = books.get(where, 0) + booked
         excess = damage - booked

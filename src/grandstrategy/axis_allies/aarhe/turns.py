@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from grandstrategy.axis_allies.aarhe import atomic, economy, goals, lendlease
+from grandstrategy.axis_allies.aarhe import atomic, economy, goals, lendlease, neutrals
 from grandstrategy.axis_allies.aarhe.combat.repair import repair
 from grandstrategy.axis_allies.aarhe.tables import Tables
 from grandstrategy.axis_allies.game.board import key, split
@@ -239,7 +239,7 @@ def end_round(game: AAGame, tables: Tables) -> None:
     if mode == "total":
         for alliance in alliances:
             if all(
-                t.impassable or game.alliance(game.owner(t.id) or "") == alliance
+                game.alliance(game.owner(t.id) or "") == alliance  # a neutral counts once it has an owner
                 for t in game.module.territories.values()
                 if t.type.value == "land" and game.owner(t.id) is not None
             ):
@@ -247,7 +247,7 @@ def end_round(game: AAGame, tables: Tables) -> None:
                 return
     if limit and game.d["round"] >= limit:
         if mode == "economic":
-            ipcs = {a: territory_ipcs(game, a) for a in alliances}
+            ipcs = {a: territory_ipcs(game, tables, a) for a in alliances}
             best = max(ipcs.values())
             leaders = [a for a, v in ipcs.items() if v == best]
             winner = leaders[0] if len(leaders) == 1 else None
@@ -267,10 +267,11 @@ def add_national_goals(game: AAGame, tables: Tables) -> None:
         result["national_winners"] = sorted(n for n, ids in met.items() if len(ids) >= 3)
 
 
-def territory_ipcs(game: AAGame, alliance: str) -> int:
-    """The IPC value of the territories an alliance holds (economic victory, S3:L208)."""
+def territory_ipcs(game: AAGame, tables: Tables, alliance: str) -> int:
+    """The IPC value of the territories an alliance holds (economic victory, S3:L208), a
+    neutral that joined a team by the table's income (S3:L246)."""
     return sum(
-        t.ipc or 0
+        neutrals.territory_income(game, tables, t.id)
         for t in game.module.territories.values()
         if game.owner(t.id) is not None and game.alliance(game.owner(t.id) or "") == alliance
     )
@@ -466,7 +467,7 @@ def purchase_options(game: AAGame, tables: Tables) -> list[str]:
         for t in game.module.territories.values():
             if (
                 t.type.value == "land"
-                and (t.ipc or 0) > 0
+                and neutrals.territory_income(game, tables, t.id) > 0
                 and game.owner(t.id) == power
                 and not game.factories(t.id)
                 and t.id not in records["sites"]
@@ -518,13 +519,14 @@ def collect_income(game: AAGame, tables: Tables) -> None:
     cycles = aarhe["cycles"]
     sheltered = "underground-factory" in game.techs(power)
     for where, route in sorted(routes.items()):
-        value = max(0, (game.module.territories[where].ipc or 0) - atomic.income_loss(game, where))  # S3:L238
+        value = neutrals.territory_income(game, tables, where) - atomic.income_loss(game, where)  # S3:L238
+        value = max(0, value)
         safe += lendlease.aid_for(game, where)  # lend-lease, whoever holds the territory (S3:L234)
         if seen is not None and where not in seen:
             continue  # control changed since the last Collect Income: no income (S3:L208)
         value = max(0, value - aarhe["damage"].pop(where, 0))  # economic attacks (S3:L230)
         if cycles.get(where, 0) >= tables.economy.interruption_cycles.value and not sheltered:
-            loss = economy.interruption_loss(tables, game.module.territories[where].ipc or 0)
+            loss = economy.interruption_loss(tables, neutrals.territory_income(game, tables, where))
             value = max(0, value - loss)  # S3:L216 (by the original income); Underground Factory: immune
             game.log(f"production in {where} interrupted: {loss} IPCs lost")
         if route is None:
@@ -631,7 +633,7 @@ def place_options(game: AAGame, tables: Tables) -> list[str]:
             continue
         if not economy.spend_reachable(game, power, factory):
             continue
-        room = cap * (game.module.territories[factory].ipc or 0) - records["spent"].get(factory, 0)
+        room = cap * neutrals.territory_income(game, tables, factory) - records["spent"].get(factory, 0)
         for unit in sorted(purchased):
             stats = game.stats[unit]
             if stats.factory or unit == "infantry" or price(game, tables, unit) > room:

@@ -18,7 +18,7 @@ def problems(game: AAGame) -> list[str]:
             found.append(f"ownership recorded for {where!r}, which is not a land territory")
         elif owner is not None and owner not in module.powers:
             found.append(f"{where} is owned by unknown power {owner!r}")
-        elif t.impassable and owner is not None:
+        elif owner is not None and not game.profile.ownable(game, where):
             found.append(f"impassable {where} has an owner")
     factories: dict[str, int] = {}
     land_sides: dict[str, set[str]] = {}

@@ -51,6 +51,9 @@ def choose(game: AAGame, seat: str, options: list[str]) -> str:
             return custom
     if battle is not None:
         return _battle_choice(game, seat, options)
+    custom = game.profile.decision_policy(game, seat, options)  # a variant's own options
+    if custom is not None:
+        return custom
     phase = game.d["phase"]
     if phase == "purchase":
         return _purchase(game, options)

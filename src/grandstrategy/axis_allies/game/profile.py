@@ -213,6 +213,11 @@ class Profile:
         base policy's (:mod:`.policy`), which reads the base battle's options."""
         return None
 
+    def decision_policy(self, game: AAGame, seat: str, options: list[str]) -> str | None:
+        """The heuristic bot's choice of a variant's own option outside battles (one the base
+        policy does not read); None: the base policy's choice."""
+        return None
+
     def aa_hit(self) -> int:
         """An AA gun hits an attacking aircraft on this roll or lower (Revised: a 1)."""
         return 1
@@ -337,6 +342,11 @@ class Profile:
     def land_passable(self, game: Board, territory: str) -> bool:
         """Whether the power on move's land units may enter the land ``territory`` (Revised:
         anything but the impassable neutrals)."""
+        return not self.module.territories[territory].impassable
+
+    def ownable(self, game: Board, territory: str) -> bool:
+        """Whether the land ``territory`` may have an owner (Revised: anything but the impassable
+        neutrals; a variant may let neutrals join a side)."""
         return not self.module.territories[territory].impassable
 
     def subs_pass_destroyers(self, game: Board) -> bool:

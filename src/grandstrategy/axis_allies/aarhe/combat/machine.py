@@ -956,7 +956,7 @@ class CycleRun:
         territories = g.module.territories
 
         def passable(t: str) -> bool:
-            return not territories[t].impassable
+            return not territories[t].impassable or g.owner(t) is not None  # a neutral that joined
 
         def neighbours(t: str) -> list[str]:
             return [n for n in territories[t].neighbours if passable(n)]
