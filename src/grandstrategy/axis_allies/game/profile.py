@@ -339,6 +339,16 @@ class Profile:
         destroyer (Revised: no, a destroyer stops them)."""
         return False
 
+    def flight_range(self, game: Board, unit: str, moves: int, *, combat: bool) -> int:
+        """How far the power on move's aircraft of type ``unit`` with ``moves`` left may fly in
+        one flight: into battle or on a raid (``combat``), else to land. Revised: their moves."""
+        return moves
+
+    def moves_after_flight(self, game: Board, unit: str, moves: int, distance: int, *, combat: bool) -> int:
+        """The moves such aircraft keep after flying ``distance``: after a flight into battle or
+        on a raid (``combat``), what they may still fly to land. Revised: the rest of their moves."""
+        return moves - distance
+
     def may_enter(self, game: Board, unit: str, origin: str, target: str, *, combat: bool) -> bool:
         """Whether the power on move may move a ``unit`` from ``origin`` to ``target`` beyond the
         base game's rules (a variant's map or alliance limits). Revised: always."""
