@@ -42,6 +42,7 @@ WATCHED = (
     "interdict",
     "load",
     "atomic",
+    "airlift",
 )
 MAX_STEPS = 100_000
 """Decisions after which a game is declared stuck (the engine or the random choices loop)."""
