@@ -175,11 +175,10 @@ def test_japanese_units_may_not_join_german_ones() -> None:
     p = profile(game)
     put(game, "libya", ("germans", "armour", 1))
     at(game, "japanese", "noncombat-move")
-    # (a flight within the ferry range, S3:L232: the limit here is the non-cooperation)
-    assert not p.may_enter(game, "fighter", "algeria", "libya", combat=False)
+    assert not p.may_enter(game, "fighter", "french-indochina", "libya", combat=False)
     game.d["owner"]["japan"] = "americans"
     p.note_captures(game)
-    assert p.may_enter(game, "fighter", "algeria", "libya", combat=False)
+    assert p.may_enter(game, "fighter", "french-indochina", "libya", combat=False)
 
 
 def test_miniature_territories_hold_three_units_of_a_team() -> None:

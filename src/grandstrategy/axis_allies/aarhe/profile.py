@@ -439,7 +439,7 @@ class AarheProfile(Profile):
         """Into battle or on a raid, at most half the movement (S3:L216, AH decision: raids are
         combat flights). In non-combat move an aircraft that has not flown this turn has its
         ferry range, two more than its movement (S3:L232; the split into two halves is
-        :meth:`in_ferry_range`); one back from a battle or raid has only what is left of its
+        :meth:`flight_reach`); one back from a battle or raid has only what is left of its
         half (S3:L216: half on the way back)."""
         full = game.movement(game.power, unit)
         if combat:
@@ -454,20 +454,32 @@ class AarheProfile(Profile):
             return min(moves - distance, game.movement(game.power, unit) // 2)
         return 0
 
-    def in_ferry_range(self, game: Board, unit: str, origin: str, target: str) -> bool:
+    def flight_reach(
+        self, game: Board, unit: str, origin: str, moves: int, *, combat: bool
+    ) -> dict[str, int]:
+        """A ferry flight reaches only the places of :meth:`ferry_reach` (S3:L232)."""
+        reach = super().flight_reach(game, unit, origin, moves, combat=combat)
+        if combat or moves < game.movement(game.power, unit):
+            return reach
+        ferry = self.ferry_reach(game, unit, origin)
+        return {t: d for t, d in reach.items() if t in ferry}
+
+    def ferry_reach(self, game: Board, unit: str, origin: str) -> set[str]:
         """A non-combat flight goes at most half the ferry range (movement + 2, rounded down) to
-        a friendly land territory and at most half from there (S3:L232); a flight within half
-        needs no stop."""
+        a friendly land territory where aircraft may land and at most half from there
+        (S3:L232); a flight within half needs no stop."""
         half = (game.movement(game.power, unit) + FERRY_BONUS) // 2
 
         def neighbours(t: str) -> list[str]:
             return [n for n in self.module.territories[t].neighbours if self.air_passable(game, n)]
 
         first = bfs_distances([origin], neighbours, half)
-        if target in first:
-            return True
         stops = [t for t in first if not game.is_sea(t) and game.landing_ok(t)]
-        return target in bfs_distances(stops, neighbours, half)
+        return {*first, *bfs_distances(stops, neighbours, half)}
+
+    def in_ferry_range(self, game: Board, unit: str, origin: str, target: str) -> bool:
+        """Whether a ferry flight from ``origin`` reaches ``target`` (:meth:`ferry_reach`)."""
+        return target in self.ferry_reach(game, unit, origin)
 
     def xenophobic(self, game: Board, territory: str) -> bool:
         """Whether Stalinist xenophobia closes ``territory`` to the power on move (S3:L218, L234):
@@ -500,12 +512,6 @@ class AarheProfile(Profile):
             and not self.in_combat_range(game, unit, origin, target)
         ):
             return False  # S3:L216: half the movement to reach the target
-        if (
-            not combat
-            and self.stats[unit].domain == "air"
-            and not self.in_ferry_range(game, unit, origin, target)
-        ):
-            return False  # S3:L232: half the ferry range to a stop, half from there
         if not lendlease.room_for_cargo(game, self.tables, unit, target):
             return False  # a laden lend-lease transport carries nothing else (S3:L234)
         limit = self.tables.map.miniature_limit.value

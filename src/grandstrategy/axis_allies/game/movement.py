@@ -146,14 +146,14 @@ class Movement(Combat):
         where the moves left would still reach friendly land (or, for ``carrier`` aircraft, a
         carrier with room) as things stand now (Revised: no planned suicide flights). How far
         ``unit`` flies, and what it keeps to land after a battle, are the profile's
-        (:meth:`Profile.flight_range`, :meth:`Profile.moves_after_flight`)."""
+        (:meth:`Profile.flight_reach`, :meth:`Profile.moves_after_flight`)."""
         power = self.power
 
         def neighbours(t: str) -> list[str]:
             return [n for n in self.module.territories[t].neighbours if self.profile.air_passable(self, n)]
 
         span = self.profile.flight_range(self, unit, moves, combat=combat or anywhere)
-        reach = bfs_distances([where], neighbours, span)
+        reach = self.profile.flight_reach(self, unit, where, moves, combat=combat or anywhere)
         home: dict[str, int] = {}
         if combat or anywhere:  # a flight into battle must leave the moves to reach a landing place
             spots = [t for t in self.module.territories if not self.is_sea(t) and self.landing_ok(t)]
