@@ -43,6 +43,7 @@ WATCHED = (
     "load",
     "atomic",
     "attack neutral",
+    "airlift",
 )
 MAX_STEPS = 100_000
 """Decisions after which a game is declared stuck (the engine or the random choices loop)."""

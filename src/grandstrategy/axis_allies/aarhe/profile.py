@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from grandstrategy.axis_allies.aarhe import (
     atomic,
+    carriage,
     economy,
     goals,
     interdiction,
@@ -44,6 +45,10 @@ if TYPE_CHECKING:
     from grandstrategy.axis_allies.game.engine import AAGame
 
 VICTORY_MODES = ("city", "total", "economic")
+FERRY_BONUS = 2
+CLEAN_PHASES = ("purchase", "income", "mobilize", "research", "diplomacy")
+"""Phases in which the power on move has no land units at sea (S3:L232)."""
+"""Spaces a non-combat flight goes beyond the aircraft's movement (ferry range, S3:L232)."""
 
 
 class CountedBattles(AarheBattles):
@@ -146,6 +151,7 @@ class AarheProfile(Profile):
             return [*options[:-1], *lendlease.load_options(game, self.tables), *bombs, options[-1]]
         if phase == "noncombat-move":
             extra = atomic.load_options(game)  # S3:L238: a bomb onto a bomber
+            extra = [*extra, *carriage.airlift_options(game)]  # S3:L232: bombers carry infantry
             if game.power == self.tables.economy.lend_lease.giver:
                 extra = [*lendlease.deliver_options(game, self.tables), *extra]
             return [*extra, *game.move_options(combat=False), "done"] if extra else None
@@ -172,6 +178,8 @@ class AarheProfile(Profile):
             atomic.buy(game)
         elif phase == "noncombat-move" and words[0] == "load":
             atomic.load(game, words[3])
+        elif phase == "noncombat-move" and words[0] == "airlift":
+            carriage.airlift(game, int(words[1]), words[3], words[5])
         elif phase == "combat-move" and words[0] == "atomic":
             atomic.strike(game, words[2], words[4])
         elif phase == "combat-move" and option.startswith(neutrals.OPTION + " "):
@@ -227,6 +235,7 @@ class AarheProfile(Profile):
             turns.set_aside(game)
             turns.next_step(game, self.tables)
         elif phase == "noncombat-move":
+            carriage.drop_cargo_at_sea(game)  # S3:L232: none stays aboard to the next turn
             game.land_aircraft()
             game.d["phase"] = "mobilize"
             turns.scorch(game)
@@ -327,6 +336,7 @@ class AarheProfile(Profile):
 
     def problems(self, game: AAGame) -> list[str]:
         found = turns.problems(game, self.tables) + neutrals.problems(game, self.tables)
+        found.extend(carriage.problems(game, CLEAN_PHASES))
         battle = game.d["battle"]
         if battle is not None and game.d["phase"] in self.move_phases and "kind" not in battle:
             found.append(f"a battle is open in phase {game.d['phase']}")
@@ -460,6 +470,52 @@ class AarheProfile(Profile):
             return [n for n in self.module.territories[t].neighbours if self.air_passable(game, n)]
 
         return target in bfs_distances([origin], neighbours, reach)
+
+    def flight_range(self, game: Board, unit: str, moves: int, *, combat: bool) -> int:
+        """Into battle or on a raid, at most half the movement (S3:L216, AH decision: raids are
+        combat flights). In non-combat move an aircraft that has not flown this turn has its
+        ferry range, two more than its movement (S3:L232; the split into two halves is
+        :meth:`flight_reach`); one back from a battle or raid has only what is left of its
+        half (S3:L216: half on the way back)."""
+        full = game.movement(game.power, unit)
+        if combat:
+            return min(moves, full // 2)
+        return full + FERRY_BONUS if moves >= full else moves
+
+    def moves_after_flight(self, game: Board, unit: str, moves: int, distance: int, *, combat: bool) -> int:
+        """After a flight into battle or on a raid, at most half the movement is left to land
+        (S3:L216); a non-combat flight is the aircraft's one ferry flight of the turn, unused
+        range is not kept (S3:L232)."""
+        if combat:
+            return min(moves - distance, game.movement(game.power, unit) // 2)
+        return 0
+
+    def flight_reach(
+        self, game: Board, unit: str, origin: str, moves: int, *, combat: bool
+    ) -> dict[str, int]:
+        """A ferry flight reaches only the places of :meth:`ferry_reach` (S3:L232)."""
+        reach = super().flight_reach(game, unit, origin, moves, combat=combat)
+        if combat or moves < game.movement(game.power, unit):
+            return reach
+        ferry = self.ferry_reach(game, unit, origin)
+        return {t: d for t, d in reach.items() if t in ferry}
+
+    def ferry_reach(self, game: Board, unit: str, origin: str) -> set[str]:
+        """A non-combat flight goes at most half the ferry range (movement + 2, rounded down) to
+        a friendly land territory where aircraft may land and at most half from there
+        (S3:L232); a flight within half needs no stop."""
+        half = (game.movement(game.power, unit) + FERRY_BONUS) // 2
+
+        def neighbours(t: str) -> list[str]:
+            return [n for n in self.module.territories[t].neighbours if self.air_passable(game, n)]
+
+        first = bfs_distances([origin], neighbours, half)
+        stops = [t for t in first if not game.is_sea(t) and game.landing_ok(t)]
+        return {*first, *bfs_distances(stops, neighbours, half)}
+
+    def in_ferry_range(self, game: Board, unit: str, origin: str, target: str) -> bool:
+        """Whether a ferry flight from ``origin`` reaches ``target`` (:meth:`ferry_reach`)."""
+        return target in self.ferry_reach(game, unit, origin)
 
     def xenophobic(self, game: Board, territory: str) -> bool:
         """Whether Stalinist xenophobia closes ``territory`` to the power on move (S3:L218, L234):

@@ -30,7 +30,9 @@ class Movement(Combat):
                 if stats.domain == "air":
                     if combat and where in self.d["battles"]:
                         continue  # aircraft that flew into a battle stop there (Revised combat move)
-                    targets = self.air_targets(where, moves, combat=combat, carrier=stats.carrier_cost > 0)
+                    targets = self.air_targets(
+                        where, moves, combat=combat, carrier=stats.carrier_cost > 0, unit=unit
+                    )
                 elif stats.domain == "land":
                     targets = self.land_targets(where, unit, combat=combat)
                 elif stats.domain == "sea":
@@ -130,18 +132,28 @@ class Movement(Combat):
         return True
 
     def air_targets(
-        self, where: str, moves: int, *, combat: bool, anywhere: bool = False, carrier: bool = False
+        self,
+        where: str,
+        moves: int,
+        *,
+        combat: bool,
+        anywhere: bool = False,
+        carrier: bool = False,
+        unit: str = "",
     ) -> list[str]:
         """Air moves a whole path at once: anywhere within its moves over passable territories
         (aircraft fly over anything but the impassable neutrals). Into battle or on a raid only
         where the moves left would still reach friendly land (or, for ``carrier`` aircraft, a
-        carrier with room) as things stand now (Revised: no planned suicide flights)."""
+        carrier with room) as things stand now (Revised: no planned suicide flights). How far
+        ``unit`` flies, and what it keeps to land after a battle, are the profile's
+        (:meth:`Profile.flight_reach`, :meth:`Profile.moves_after_flight`)."""
         power = self.power
 
         def neighbours(t: str) -> list[str]:
             return [n for n in self.module.territories[t].neighbours if self.profile.air_passable(self, n)]
 
-        reach = bfs_distances([where], neighbours, moves)
+        span = self.profile.flight_range(self, unit, moves, combat=combat or anywhere)
+        reach = self.profile.flight_reach(self, unit, where, moves, combat=combat or anywhere)
         home: dict[str, int] = {}
         if combat or anywhere:  # a flight into battle must leave the moves to reach a landing place
             spots = [t for t in self.module.territories if not self.is_sea(t) and self.landing_ok(t)]
@@ -152,9 +164,10 @@ class Movement(Combat):
         awaited = self.awaited_carrier_zones() if carrier and not combat and not anywhere else []
         result = []
         for target, distance in sorted(reach.items()):
-            if distance == 0 or distance > moves:
+            if distance == 0 or distance > span:
                 continue
-            if (combat or anywhere) and home.get(target, moves + 1) > moves - distance:
+            after = self.profile.moves_after_flight(self, unit, moves, distance, combat=True)
+            if (combat or anywhere) and home.get(target, moves + 1) > after:
                 continue
             if anywhere:
                 result.append(target)
@@ -252,11 +265,16 @@ class Movement(Combat):
             distance = 2  # non-combat: through a zone the enemy there does not block
         for stack, n in self.stacks(origin):
             owner, kind, moves, damage = split(stack)
-            if owner != power or kind != unit or moves < distance or damage:
+            span = (
+                self.profile.flight_range(self, unit, moves, combat=combat)
+                if stats.domain == "air"
+                else moves
+            )
+            if owner != power or kind != unit or span < distance or damage:
                 continue
             take = min(n, count - moved)
             if stats.domain == "air":
-                left = moves - distance
+                left = self.profile.moves_after_flight(self, unit, moves, distance, combat=combat)
             elif stats.domain == "land" and self.is_sea(target):
                 left = moves  # boarding costs no movement; the unit moves with its transport
             elif stats.domain == "land" and self.is_sea(origin):
@@ -439,7 +457,7 @@ class Movement(Combat):
                 owner, unit, moves, _ = split(stack)
                 if owner != power or moves <= 0 or not self.stats[unit].strategic_bomber:
                     continue
-                for target in self.air_targets(where, moves, combat=False, anywhere=True):
+                for target in self.air_targets(where, moves, combat=False, anywhere=True, unit=unit):
                     if self.hostile_land(power, target) and self.factories(target):
                         reach[unit, target] = reach.get((unit, target), 0) + n
             for (unit, target), n in sorted(reach.items()):
@@ -451,11 +469,14 @@ class Movement(Combat):
         distance = self.air_distance(origin, target)
         for stack, n in self.stacks(origin):
             owner, kind, moves, damage = split(stack)
-            if owner != self.power or kind != unit or moves < distance or count <= 0:
+            span = self.profile.flight_range(self, unit, moves, combat=True)
+            if owner != self.power or kind != unit or span < distance or count <= 0:
                 continue
             take = min(n, count)
             count -= take
             self.add(origin, stack, -take)
             raiders = self.d["raids"].setdefault(target, {})
-            new = key(owner, unit, moves - distance, damage)
+            new = key(
+                owner, unit, self.profile.moves_after_flight(self, unit, moves, distance, combat=True), damage
+            )
             raiders[new] = raiders.get(new, 0) + take

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from grandstrategy.axis_allies.module.schema import Domain
 from grandstrategy.axis_allies.module.world import MapModule
+from grandstrategy.core.graph import bfs_distances
 
 if TYPE_CHECKING:  # the engine imports this module; the hooks only name its classes
     from grandstrategy.axis_allies.game.board import Board
@@ -353,6 +354,28 @@ class Profile:
         """Whether the power on move's submarines may move on through a sea zone with an enemy
         destroyer (Revised: no, a destroyer stops them)."""
         return False
+
+    def flight_range(self, game: Board, unit: str, moves: int, *, combat: bool) -> int:
+        """How far the power on move's aircraft of type ``unit`` with ``moves`` left may fly in
+        one flight: into battle or on a raid (``combat``), else to land. Revised: their moves."""
+        return moves
+
+    def flight_reach(
+        self, game: Board, unit: str, origin: str, moves: int, *, combat: bool
+    ) -> dict[str, int]:
+        """Where such aircraft may fly from ``origin`` in one flight, with the distance of each
+        place: everything within :meth:`flight_range` over places they may fly over (a variant
+        may leave some out)."""
+
+        def neighbours(t: str) -> list[str]:
+            return [n for n in self.module.territories[t].neighbours if self.air_passable(game, n)]
+
+        return bfs_distances([origin], neighbours, self.flight_range(game, unit, moves, combat=combat))
+
+    def moves_after_flight(self, game: Board, unit: str, moves: int, distance: int, *, combat: bool) -> int:
+        """The moves such aircraft keep after flying ``distance``: after a flight into battle or
+        on a raid (``combat``), what they may still fly to land. Revised: the rest of their moves."""
+        return moves - distance
 
     def may_enter(self, game: Board, unit: str, origin: str, target: str, *, combat: bool) -> bool:
         """Whether the power on move may move a ``unit`` from ``origin`` to ``target`` beyond the
