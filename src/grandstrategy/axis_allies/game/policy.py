@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from grandstrategy.axis_allies.game.advice import attacker_chances, battle_at, option_odds
+from grandstrategy.axis_allies.game.assaults import best_step
 from grandstrategy.axis_allies.game.board import split
 from grandstrategy.core.graph import bfs_distances
 
@@ -151,7 +152,7 @@ def _combat_move(game: AAGame, options: list[str]) -> str:
         if origin in game.d["battles"] or not stats.combat or stats.transport_capacity:
             continue  # units already committed stay; transports do not attack
         if stats.domain == "land" and game.is_sea(target):
-            continue  # no amphibious assaults in this policy
+            continue  # boarding a transport: the amphibious assaults' (:mod:`.assaults`)
         hostile = game.enemy_units(power, target, combat_only=True) or game.hostile_land(power, target)
         if hostile:
             offered.setdefault(target, []).append((count, unit, origin, option))
@@ -196,6 +197,9 @@ def _combat_move(game: AAGame, options: list[str]) -> str:
         score = _value(game, target) * p_full + (5.0 if game.is_sea(target) else 0.0)
         if best is None or score > best[0]:
             best = (score, pick[3])
+    landing = best_step(game, options, _value, worth=WORTH, enough=ENOUGH)
+    if landing is not None and (best is None or landing[0] > best[0]):
+        best = landing  # an amphibious assault's next step: load, sail or land
     if best is not None:
         return best[1]
     return "done" if "done" in options else options[0]
