@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from grandstrategy.axis_allies.aarhe import (
     atomic,
+    bot,
     economy,
     goals,
     interdiction,
@@ -371,13 +372,18 @@ class AarheProfile(Profile):
             land = [o for o in options if o.startswith("support ") and not game.is_sea(o.split()[1])]
             return land[0] if land else "done"
         if game.d["battle"].get("kind") == interdiction.KIND:
-            return "done"  # the bot flies no interdiction missions (it keeps its bombers for attack)
+            return bot.interdiction(game, options)  # idle bombers at a worthwhile target
         retreats = [o for o in options if o.startswith("retreat to ")]
         if "press attack" in options and retreats:
             setup = battle_at(game, game.d["battle"]["where"], opened=True)
             if setup is not None and attacker_chances(setup)[0] < PRESS:
                 return retreats[0]
         return default_policy(game, options)
+
+    def bot_choice(self, game: AAGame, seat: str, options: list[str]) -> str | None:
+        """The heuristic bot at the variant's own decisions: lend-lease, diplomacy, the atomic
+        bomb (:mod:`.bot`)."""
+        return bot.choose(game, self.tables, options)
 
     def victory_city(self, territory: str) -> bool:
         """Whether ``territory`` is one of the variant's victory cities (repair, S3:L244)."""

@@ -52,6 +52,9 @@ def choose(game: AAGame, seat: str, options: list[str]) -> str:
             return custom
     if battle is not None:
         return _battle_choice(game, seat, options)
+    variant = game.profile.bot_choice(game, seat, options)  # the variant's own decisions
+    if variant is not None:
+        return variant
     phase = game.d["phase"]
     if phase == "purchase":
         return _purchase(game, options)

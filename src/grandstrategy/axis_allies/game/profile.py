@@ -213,6 +213,11 @@ class Profile:
         base policy's (:mod:`.policy`), which reads the base battle's options."""
         return None
 
+    def bot_choice(self, game: AAGame, seat: str, options: list[str]) -> str | None:
+        """The heuristic bot's choice at a decision outside a battle that the variant adds or
+        plays its own way (lend-lease, diplomacy, ...); None: the base policy's (:mod:`.policy`)."""
+        return None
+
     def aa_hit(self) -> int:
         """An AA gun hits an attacking aircraft on this roll or lower (Revised: a 1)."""
         return 1
