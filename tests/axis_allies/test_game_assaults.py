@@ -13,8 +13,8 @@ from grandstrategy.axis_allies.game.policy import ENOUGH, WORTH
 from grandstrategy.axis_allies.game.policy import choose as policy
 from grandstrategy.core import Match
 from grandstrategy.core.chance import ChanceEvent
-from grandstrategy.core.log import ActionEntry
 from grandstrategy.core.game import RuleSet
+from grandstrategy.core.log import ActionEntry
 from grandstrategy.play.bots import HeuristicBot, RandomBot, bot_seed
 from grandstrategy.play.simulate import seats_for
 
@@ -86,7 +86,8 @@ def test_bombardment_from_the_landing_zone_counts_in_the_odds() -> None:
     def position(battleship: bool) -> AAGame:
         game = _british_combat_move("western-europe")
         put(game, "united-kingdom", ("british", "infantry", 2), ("british", "armour", 1))
-        put(game, "sz-7", ("british", "transport", 1), *([("british", "battleship", 1)] if battleship else []))
+        ships = [("british", "transport", 1), *([("british", "battleship", 1)] if battleship else [])]
+        put(game, "sz-7", *ships)
         put(game, "western-europe", ("germans", "infantry", 2))
         return game
 
