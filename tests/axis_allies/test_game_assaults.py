@@ -172,3 +172,25 @@ def test_a_seeded_revised_game_has_heuristic_landings_and_replays_the_same() -> 
     again, _ = _seeded_game(AA_REVISED, 2, "axis=heuristic")
     assert [e.to_json() for e in again.log] == [e.to_json() for e in match.log]  # type: ignore[attr-defined]
     assert again.state_hash() == match.state_hash()
+
+
+def test_an_island_power_buys_transports_for_the_units_waiting_at_its_capital() -> None:
+    game = fresh()
+    at(game, "british", "purchase")
+    game.d["bank"]["british"] = 40
+    put(game, "united-kingdom", ("british", "infantry", 6), ("british", "factory", 1))
+    for zone in game.module.sea_neighbours("united-kingdom"):
+        game.d["units"].pop(zone, None)
+    game.d["units"] = {w: h for w, h in game.d["units"].items() if not any("transport" in s for s in h)}
+    assert policy(game, "british", options(game)) == "buy transport"
+    choose(game, "british", "buy transport")
+    assert policy(game, "british", options(game)) == "buy infantry"  # one transport a turn
+    # Three transports at sea already: enough for the island's six units.
+    put(game, "sz-2", ("british", "transport", 3))
+    game.d["purchased"] = {}
+    assert policy(game, "british", options(game)) == "buy infantry"
+    # Germany's capital has a land route to the enemy: it buys none.
+    at(game, "germans", "purchase")
+    put(game, "germany", ("germans", "infantry", 8), ("germans", "factory", 1))
+    assert "buy transport" in options(game)
+    assert policy(game, "germans", options(game)) != "buy transport"

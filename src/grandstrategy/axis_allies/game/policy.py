@@ -39,6 +39,8 @@ PRESS = 0.35
 """Press an attack on while it still wins at least this often."""
 MIX = (("infantry", 3), ("artillery", 1), ("armour", 1))
 """The purchase mix by count."""
+FLEET = 3
+"""Transports an island power keeps at most (for its amphibious assaults, :mod:`.assaults`)."""
 
 
 def choose(game: AAGame, seat: str, options: list[str]) -> str:
@@ -124,6 +126,9 @@ def _purchase(game: AAGame, options: list[str]) -> str:
     bought = dict(game.d["purchased"])
     if sum(bought.values()) >= room:
         return "done"
+    ferry = _transport_wanted(game)
+    if ferry is not None and f"buy {ferry}" in options:
+        return f"buy {ferry}"
     total = sum(bought.get(u, 0) for u, _ in MIX)
     weight = sum(w for _, w in MIX)
     wanted = sorted(MIX, key=lambda uw: (bought.get(uw[0], 0) - total * uw[1] / weight, -uw[1]))
@@ -134,6 +139,31 @@ def _purchase(game: AAGame, options: list[str]) -> str:
         if placed:  # a variant selling the unit by place (AARHE: infantry at a victory city)
             return placed[0]
     return "done"
+
+
+def _transport_wanted(game: AAGame) -> str | None:
+    """The transport an island power buys this turn: one whose capital has no land route to the
+    enemy, holding more land units than its transports carry (two each), with fewer than
+    :data:`FLEET` transports and none bought yet this turn; else ``None``."""
+    power = game.power
+    capital = game.module.capital_of(power)
+    if capital is None or game.owner(capital.id) != power or capital.id in _front(game):
+        return None
+    transport = next((u for u, s in sorted(game.stats.items()) if s.transport_capacity), None)
+    if transport is None or game.d["purchased"].get(transport):
+        return None
+    have = sum(
+        n
+        for here in game.d["units"].values()
+        for stack, n in here.items()
+        if split(stack)[0] == power and split(stack)[1] == transport
+    )
+    waiting = sum(
+        n
+        for stack, n in game.units(capital.id).items()
+        if split(stack)[0] == power and game.stats[split(stack)[1]].transport_cost
+    )
+    return transport if have < min(FLEET, waiting // 2) else None
 
 
 def _parse_move(option: str) -> tuple[int, str, str, str] | None:
