@@ -9,6 +9,7 @@ from tests.axis_allies.game_helpers import at, choose, fresh, options, put
 from grandstrategy.axis_allies.game import AA_REVISED, AAGame
 from grandstrategy.axis_allies.game.advice import attacker_chances, battle_at
 from grandstrategy.axis_allies.game.assaults import landings
+from grandstrategy.axis_allies.game.board import key
 from grandstrategy.axis_allies.game.policy import ENOUGH, WORTH
 from grandstrategy.axis_allies.game.policy import choose as policy
 from grandstrategy.core import Match
@@ -116,6 +117,16 @@ def test_undefended_coast_is_taken_with_the_cheapest_unit() -> None:
         "done",
     ]
     assert game.d["amphibious"]["norway"] == {"infantry": 1}
+
+
+def test_a_transport_that_has_unloaded_takes_no_second_load() -> None:
+    game = _british_combat_move("western-europe")
+    put(game, "united-kingdom", ("british", "infantry", 4))
+    put(game, "western-europe", ("germans", "infantry", 1))
+    game.add("sz-7", key("british", "transport", 0))  # moored: it unloaded this turn
+    assert "move 1 infantry united-kingdom -> sz-7" in options(game)  # the engine would let it
+    assert landings(game, options(game), _value, worth=WORTH, enough=ENOUGH) == []
+    assert _play_out(game, "british") == ["done"]
 
 
 # ---- seeded games ---------------------------------------------------------------------------------
