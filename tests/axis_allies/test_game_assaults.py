@@ -121,9 +121,10 @@ def test_undefended_coast_is_taken_with_the_cheapest_unit() -> None:
 
 def test_a_transport_that_has_unloaded_takes_no_second_load() -> None:
     game = _british_combat_move("western-europe")
-    put(game, "united-kingdom", ("british", "infantry", 4))
+    put(game, "united-kingdom", ("british", "infantry", 2), ("british", "armour", 1))
     put(game, "western-europe", ("germans", "infantry", 1))
     game.add("sz-7", key("british", "transport", 0))  # moored: it unloaded this turn
+    # (with moves left it would carry the armour and an infantry there: the first test's landing)
     assert "move 1 infantry united-kingdom -> sz-7" in options(game)  # the engine would let it
     assert landings(game, options(game), _value, worth=WORTH, enough=ENOUGH) == []
     assert _play_out(game, "british") == ["done"]
