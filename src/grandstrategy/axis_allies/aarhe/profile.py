@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from grandstrategy.axis_allies.aarhe import (
     atomic,
+    bot,
     carriage,
     economy,
     goals,
@@ -385,7 +386,7 @@ class AarheProfile(Profile):
             land = [o for o in options if o.startswith("support ") and not game.is_sea(o.split()[1])]
             return land[0] if land else "done"
         if game.d["battle"].get("kind") == interdiction.KIND:
-            return "done"  # the bot flies no interdiction missions (it keeps its bombers for attack)
+            return bot.interdiction(game, options)  # idle bombers at a worthwhile target
         retreats = [o for o in options if o.startswith("retreat to ")]
         if "press attack" in options and retreats:
             setup = battle_at(game, game.d["battle"]["where"], opened=True)
@@ -393,7 +394,14 @@ class AarheProfile(Profile):
                 return retreats[0]
         return default_policy(game, options)
 
-    def decision_policy(self, game: AAGame, seat: str, options: list[str]) -> str | None:
+    def bot_choice(self, game: AAGame, seat: str, options: list[str]) -> str | None:
+        """The heuristic bot at the variant's own decisions: lend-lease, diplomacy, air
+        interdiction, the atomic bomb (:mod:`.bot`), then attacks on neutrals
+        (:meth:`neutral_attack_choice`)."""
+        found = bot.choose(game, self.tables, options)
+        return found if found is not None else self.neutral_attack_choice(game, seat, options)
+
+    def neutral_attack_choice(self, game: AAGame, seat: str, options: list[str]) -> str | None:
         """The heuristic bot and neutrals (S3:L242): it makes its other combat moves first (the
         base policy's choice without the neutrals); when that choice is ``done``, it attacks the
         neutral with the most income among those where the base calculator gives everything

@@ -59,11 +59,18 @@ def _calc_key(game: AAGame, owner: str, unit: str, attacking: bool) -> str | Non
 
 
 def battle_at(
-    game: AAGame, where: str, extra: dict[str, int] | None = None, *, opened: bool = False
+    game: AAGame,
+    where: str,
+    extra: dict[str, int] | None = None,
+    *,
+    opened: bool = False,
+    bombard_from: tuple[str, ...] = (),
 ) -> Battle | None:
     """The battle in ``where`` between the power on move and the other alliance, as things stand
     (plus ``extra`` attacking units by game type); ``None`` when one side has nothing there.
-    ``opened``: the battle is under way, so the AA guns have fired already."""
+    ``opened``: the battle is under way, so the AA guns have fired already. ``bombard_from``:
+    sea zones of a planned amphibious assault whose ships would bombard too (a landing the bot
+    has not made yet; zones already in ``d["bombard"]`` count anyway)."""
     power = game.power
     attacker: dict[str, int] = {}
     defender: dict[str, int] = {}
@@ -95,7 +102,9 @@ def battle_at(
         return None
     bombard: dict[str, int] = {}
     if not sea:
-        for zone in game.d["bombard"].get(where, []):
+        zones = [*game.d["bombard"].get(where, [])]
+        zones += [z for z in bombard_from if z not in zones]
+        for zone in zones:
             if zone in game.d["sea_fought"]:
                 continue
             for stack, n in game.stacks(zone):

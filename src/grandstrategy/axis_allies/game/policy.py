@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from grandstrategy.axis_allies.game.advice import attacker_chances, battle_at, option_odds
+from grandstrategy.axis_allies.game.assaults import best_step
 from grandstrategy.axis_allies.game.board import split
 from grandstrategy.core.graph import bfs_distances
 
@@ -38,6 +39,8 @@ PRESS = 0.35
 """Press an attack on while it still wins at least this often."""
 MIX = (("infantry", 3), ("artillery", 1), ("armour", 1))
 """The purchase mix by count."""
+FLEET = 3
+"""Transports an island power keeps at most (for its amphibious assaults, :mod:`.assaults`)."""
 
 
 def choose(game: AAGame, seat: str, options: list[str]) -> str:
@@ -51,9 +54,9 @@ def choose(game: AAGame, seat: str, options: list[str]) -> str:
             return custom
     if battle is not None:
         return _battle_choice(game, seat, options)
-    custom = game.profile.decision_policy(game, seat, options)  # a variant's own options
-    if custom is not None:
-        return custom
+    variant = game.profile.bot_choice(game, seat, options)  # the variant's own decisions
+    if variant is not None:
+        return variant
     phase = game.d["phase"]
     if phase == "purchase":
         return _purchase(game, options)
@@ -123,6 +126,9 @@ def _purchase(game: AAGame, options: list[str]) -> str:
     bought = dict(game.d["purchased"])
     if sum(bought.values()) >= room:
         return "done"
+    ferry = _transport_wanted(game)
+    if ferry is not None and f"buy {ferry}" in options:
+        return f"buy {ferry}"
     total = sum(bought.get(u, 0) for u, _ in MIX)
     weight = sum(w for _, w in MIX)
     wanted = sorted(MIX, key=lambda uw: (bought.get(uw[0], 0) - total * uw[1] / weight, -uw[1]))
@@ -133,6 +139,31 @@ def _purchase(game: AAGame, options: list[str]) -> str:
         if placed:  # a variant selling the unit by place (AARHE: infantry at a victory city)
             return placed[0]
     return "done"
+
+
+def _transport_wanted(game: AAGame) -> str | None:
+    """The transport an island power buys this turn: one whose capital has no land route to the
+    enemy, holding more land units than its transports carry (two each), with fewer than
+    :data:`FLEET` transports and none bought yet this turn; else ``None``."""
+    power = game.power
+    capital = game.module.capital_of(power)
+    if capital is None or game.owner(capital.id) != power or capital.id in _front(game):
+        return None
+    transport = next((u for u, s in sorted(game.stats.items()) if s.transport_capacity), None)
+    if transport is None or game.d["purchased"].get(transport):
+        return None
+    have = sum(
+        n
+        for here in game.d["units"].values()
+        for stack, n in here.items()
+        if split(stack)[0] == power and split(stack)[1] == transport
+    )
+    waiting = sum(
+        n
+        for stack, n in game.units(capital.id).items()
+        if split(stack)[0] == power and game.stats[split(stack)[1]].transport_cost
+    )
+    return transport if have < min(FLEET, waiting // 2) else None
 
 
 def _parse_move(option: str) -> tuple[int, str, str, str] | None:
@@ -154,7 +185,7 @@ def _combat_move(game: AAGame, options: list[str]) -> str:
         if origin in game.d["battles"] or not stats.combat or stats.transport_capacity:
             continue  # units already committed stay; transports do not attack
         if stats.domain == "land" and game.is_sea(target):
-            continue  # no amphibious assaults in this policy
+            continue  # boarding a transport: the amphibious assaults' (:mod:`.assaults`)
         hostile = game.enemy_units(power, target, combat_only=True) or game.hostile_land(power, target)
         if hostile:
             offered.setdefault(target, []).append((count, unit, origin, option))
@@ -199,6 +230,9 @@ def _combat_move(game: AAGame, options: list[str]) -> str:
         score = _value(game, target) * p_full + (5.0 if game.is_sea(target) else 0.0)
         if best is None or score > best[0]:
             best = (score, pick[3])
+    landing = best_step(game, options, _value, worth=WORTH, enough=ENOUGH)
+    if landing is not None and (best is None or landing[0] > best[0]):
+        best = landing  # an amphibious assault's next step: load, sail or land
     if best is not None:
         return best[1]
     return "done" if "done" in options else options[0]

@@ -214,9 +214,9 @@ class Profile:
         base policy's (:mod:`.policy`), which reads the base battle's options."""
         return None
 
-    def decision_policy(self, game: AAGame, seat: str, options: list[str]) -> str | None:
-        """The heuristic bot's choice of a variant's own option outside battles (one the base
-        policy does not read); None: the base policy's choice."""
+    def bot_choice(self, game: AAGame, seat: str, options: list[str]) -> str | None:
+        """The heuristic bot's choice at a decision outside a battle that the variant adds or
+        plays its own way (lend-lease, diplomacy, ...); None: the base policy's (:mod:`.policy`)."""
         return None
 
     def aa_hit(self) -> int:
