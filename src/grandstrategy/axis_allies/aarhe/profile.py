@@ -17,10 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 from grandstrategy.axis_allies.aarhe import (
     atomic,
+    builds,
     economy,
     goals,
     interdiction,
     lendlease,
+    optional,
     overflight,
     support,
     transit,
@@ -101,7 +103,9 @@ class AarheProfile(Profile):
     def __init__(self, module: MapModule) -> None:
         self.tables: Tables = load_tables(module)
         super().__init__(variant_module(module, None))
-        self.stats = with_variant_hits(self.stats)  # two-hit carriers (S3:L244, L248)
+        # the optional units (S3:L248, sold only when the game plays them); two-hit carriers and
+        # heavy tanks (S3:L244, L248)
+        self.stats = with_variant_hits(optional.with_optional_units(self.stats))
         self.points = economy.city_points(self.tables)
         self.extreme = frozenset(n.territory for n in self.tables.diplomacy.neutrals if n.extreme)
         self.overflight = next(t.at for t in self.tables.diplomacy.thresholds if t.id == "overflight")
@@ -150,10 +154,11 @@ class AarheProfile(Profile):
             return [*extra, *game.move_options(combat=False), "done"] if extra else None
         if phase == "combat-move":
             strikes = atomic.strike_options(game)  # S3:L238: the nuclear attack
+            strikes += optional.shell_options(game)  # S3:L248: heavy artillery from next door
             if strikes:
                 return [*game.move_options(combat=True), *game.raid_options(), *strikes, "done"]
         if phase == "mobilize":
-            return turns.place_options(game, self.tables)
+            return [*builds.place_options(game), *turns.place_options(game, self.tables)]
         if phase == "research":
             if game.d["aarhe_turn"]["exile"]:
                 return ["done"]
@@ -172,6 +177,12 @@ class AarheProfile(Profile):
             atomic.load(game, words[3])
         elif phase == "combat-move" and words[0] == "atomic":
             atomic.strike(game, words[2], words[4])
+        elif phase == "combat-move" and words[0] == optional.SHELL:
+            optional.shell(game, words[1], words[3])
+        elif phase == "purchase" and words[0] == "buy" and words[-2:-1] == ["as"]:
+            builds.buy(game, words, turns.two_turn_units(self.tables))  # S3:L248-250
+        elif phase == "mobilize" and words[:2] == ["place", "national"]:
+            builds.place(game, words)
         elif phase == "purchase" and words[0] == "buy":
             turns.buy(game, self.tables, words)
         elif phase == "purchase" and words[0] == "scorch":
@@ -227,7 +238,7 @@ class AarheProfile(Profile):
             game.d["phase"] = "mobilize"
             turns.scorch(game)
         elif phase == "mobilize":
-            lost = sum(game.d["purchased"].values())
+            lost = sum(game.d["purchased"].values()) + builds.unplaced(game)
             if lost:
                 game.log(f"{lost} purchased unit(s) could not be placed and are lost")
             game.d["purchased"] = {}
@@ -240,6 +251,7 @@ class AarheProfile(Profile):
         else:
             if phase == "combat":
                 settle_retreats(game)  # S3:L222, L226: retreats into lost places are lost
+                optional.end_combat(game)  # heavy artillery declarations end (S3:L248)
                 game.d.pop("aarhe_support", None)  # missions to places never fought over end
             game.d["phase"] = turns.PHASES[turns.PHASES.index(phase) + 1]
         return True
@@ -273,7 +285,11 @@ class AarheProfile(Profile):
         if phase == "income":
             turns.collect_income(game, self.tables)
             return True
-        if phase == "mobilize" and not turns.place_options(game, self.tables):
+        if (
+            phase == "mobilize"
+            and not turns.place_options(game, self.tables)
+            and not builds.place_options(game)
+        ):
             game.end_phase()
             return True
         if phase == "diplomacy" and not self.options(game):
@@ -501,6 +517,17 @@ class AarheProfile(Profile):
     def income(self, ipc_owned: int, capital_held: bool) -> int:
         """Not used by the variant's turn (its Collect Income is :func:`.turns.collect_income`)."""
         return ipc_owned
+
+    def naval_fighters(self, game: Board) -> bool:
+        """Whether only naval fighters stay on carriers at sea (S3:L218, L226): when the game plays
+        the optional units."""
+        return optional.on(game, "optional_units")
+
+    def purchasable(self) -> tuple[str, ...]:
+        """The Revised units on sale (a bid too); the optional units are offered by
+        :func:`.turns.purchase_options` only in a game that plays them (S3:L248)."""
+        extra = optional.unit_ids()
+        return tuple(u for u in super().purchasable() if u not in extra)
 
     def production_limit(self, territory_ipc: int) -> int:
         """IPCs an IC may spend per turn: 4 x the territory's income (S3:L236)."""
