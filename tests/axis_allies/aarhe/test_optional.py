@@ -39,7 +39,13 @@ def test_new_units_are_sold_at_their_table_price_and_the_heavy_ones_need_their_t
     assert {"naval-fighter", "dive-bomber", "cruiser"} <= on_sale
     assert not {"heavy-artillery", "heavy-armour"} & on_sale
     stats = game.stats
-    assert [(stats[u].cost, stats[u].movement) for u in NEW_UNITS] == [(5, 1), (8, 2), (8, 2), (8, 4), (15, 3)]
+    assert [(stats[u].cost, stats[u].movement) for u in NEW_UNITS] == [
+        (5, 1),
+        (8, 2),
+        (8, 2),
+        (8, 4),
+        (15, 3),
+    ]
     assert stats["heavy-armour"].hit_points == 2
     assert stats["naval-fighter"].carrier_cost == 1 and stats["dive-bomber"].carrier_cost == 0
     game.d["techs"]["russians"] = ["heavy-artillery"]
