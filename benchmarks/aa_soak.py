@@ -115,7 +115,7 @@ def main() -> None:
         try:
             more.append((name, json.loads(value)))
         except json.JSONDecodeError:
-            parser.error(f"option {name}: {value!r} is not a JSON value (true, 3, \"city\")")
+            parser.error(f'option {name}: {value!r} is not a JSON value (true, 3, "city")')
     started = time.perf_counter()
     jobs: list[Job] = [(seed, args.rounds, args.rules, tuple(more)) for seed in range(args.games)]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -129,7 +129,8 @@ def main() -> None:
     decisions = sum(step for _, _, _, step in results)
     print(
         f"{' '.join([args.rules, *args.option])}: {args.games} games (round limit {args.rounds}) "
-        f"in {seconds:.0f} s on {args.jobs} process(es), {decisions} decisions, {len(failures)} with a broken invariant or an error"
+        f"in {seconds:.0f} s on {args.jobs} process(es), {decisions} decisions, "
+        f"{len(failures)} with a broken invariant or an error"
     )
     for line in failures[:10]:
         print(f"  {line}")
