@@ -188,3 +188,48 @@ def test_a_national_build_that_cannot_be_placed_is_lost_at_the_end_of_mobilize()
     game.settle()
     assert game.d["phase"] == "research"
     assert "national" not in game.d["aarhe_turn"] and not problems(game)
+
+
+# ---- ID deployment (S3:L236) -----------------------------------------------------------------
+
+
+def test_a_mobilized_id_lies_on_its_side_moves_in_noncombat_and_is_deployed_there() -> None:
+    # S3:L236: on its side when mobilized; may move in non-combat move; once upright never moves
+    game = fresh()
+    at(game, "russians", "mobilize")
+    game.d["purchased"] = {"aagun": 1}
+    choose(game, "russians", "place aagun russia")
+    assert game.d["aarhe"]["undeployed"] == {"russia": 1}
+    at(game, "russians", "noncombat-move")
+    put(game, "russia", ("russians", "aagun", 2))  # one upright, one on its side
+    moving = [o for o in options(game) if o.startswith("move") and " aagun " in o]
+    assert moving and all(o.startswith("move 1 aagun russia -> ") for o in moving)
+    choose(game, "russians", "move 1 aagun russia -> caucasus")
+    assert game.d["aarhe"]["undeployed"] == {"caucasus": 1}
+    assert not [o for o in options(game) if o.startswith("move") and " aagun russia " in o]  # upright
+    assert "deploy aagun at caucasus" in options(game)
+    choose(game, "russians", "deploy aagun at caucasus")
+    assert "undeployed" not in game.d["aarhe"]
+    assert not [o for o in options(game) if " aagun " in o]
+
+
+@pytest.mark.parametrize("deployed", [True, False])
+def test_an_id_on_its_side_does_not_fire(deployed: bool) -> None:
+    # S3:L236: before deployment an ID may not fire (S3:L244: a deployed one searches first)
+    game = fresh()
+    at(game, "germans", "combat-move")
+    game.d["aarhe"]["queue"] = [["germans", "second"]]
+    put(game, "ukraine-ssr", ("germans", "fighter", 1))
+    put(game, "west-russia", ("russians", "infantry", 1), ("russians", "aagun", 1))
+    if not deployed:
+        game.d["aarhe"]["undeployed"] = {"west-russia": 1}
+    choose(game, "germans", "move 1 fighter ukraine-ssr -> west-russia")
+    choose(game, "germans", "done")
+    while game.to_act() == "russians":
+        choose(game, "russians", "done")
+    choose(game, "germans", "fight west-russia")
+    first = roll(game, 6)[0]
+    if deployed:
+        assert first == "west-russia: ID searches for a germans fighter, detects on 1 or less"
+    else:
+        assert first == "west-russia: germans fighter attacks a russians infantry, hits on 3 or less"

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from grandstrategy.axis_allies.aarhe import (
     atomic,
     builds,
+    deployment,
     economy,
     goals,
     interdiction,
@@ -151,7 +152,9 @@ class AarheProfile(Profile):
             extra = atomic.load_options(game)  # S3:L238: a bomb onto a bomber
             if game.power == self.tables.economy.lend_lease.giver:
                 extra = [*lendlease.deliver_options(game, self.tables), *extra]
-            return [*extra, *game.move_options(combat=False), "done"] if extra else None
+            extra += deployment.deploy_options(game)  # S3:L236: an ID turned upright
+            moves = [m for m in game.move_options(combat=False) if deployment.movable(game, m)]
+            return [*extra, *moves, "done"]
         if phase == "combat-move":
             strikes = atomic.strike_options(game)  # S3:L238: the nuclear attack
             strikes += optional.shell_options(game)  # S3:L248: heavy artillery from next door
@@ -207,6 +210,8 @@ class AarheProfile(Profile):
             game.d["aarhe_turn"]["diplomacy_rolls"] = 99
         elif phase == "purchase" and words[0] == "lend-lease":
             lendlease.load(game, int(words[1]), words[3])
+        elif phase == "noncombat-move" and words[0] == deployment.DEPLOY:
+            deployment.deploy(game, words[3])
         elif phase == "noncombat-move" and words[0] == "deliver":
             lendlease.deliver(game, words[2], words[4])
         elif words[0] == "move" and phase == "combat-move" and self.stats[words[2]].domain == "air":
@@ -215,6 +220,7 @@ class AarheProfile(Profile):
         elif words[0] == "move" and phase in ("combat-move", "noncombat-move"):
             before = dict(game.units(words[5]))
             game.move(int(words[1]), words[2], words[3], words[5], combat=phase == "combat-move")
+            deployment.moved(game, words[2], words[3], words[5], int(words[1]))  # IDs on their side
             turns.stop_in_terrain(game, self.tables, words[2], words[5])
             if game.stats[words[2]].transport_capacity:
                 lendlease.follow(game, words[3], words[5])
@@ -517,6 +523,10 @@ class AarheProfile(Profile):
     def income(self, ipc_owned: int, capital_held: bool) -> int:
         """Not used by the variant's turn (its Collect Income is :func:`.turns.collect_income`)."""
         return ipc_owned
+
+    def ids_on_side(self, game: Board, where: str) -> int:
+        """IDs at ``where`` not yet deployed: they do not fire (S3:L236)."""
+        return deployment.on_side(game, where)
 
     def naval_fighters(self, game: Board) -> bool:
         """Whether only naval fighters stay on carriers at sea (S3:L218, L226): when the game plays

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from grandstrategy.axis_allies.aarhe import atomic, builds, economy, goals, lendlease, optional
+from grandstrategy.axis_allies.aarhe import atomic, builds, deployment, economy, goals, lendlease, optional
 from grandstrategy.axis_allies.aarhe.combat.repair import repair
 from grandstrategy.axis_allies.aarhe.tables import Tables
 from grandstrategy.axis_allies.game.board import key, split
@@ -686,6 +686,7 @@ def place(game: AAGame, tables: Tables, words: list[str]) -> None:
     else:
         records["spent"][where] = records["spent"].get(where, 0) + price(game, tables, unit)
     game.place(unit, where, zone)
+    deployment.placed(game, unit, where)  # an ID is mobilized on its side (S3:L236)
 
 
 def stop_in_terrain(game: AAGame, tables: Tables, unit: str, target: str) -> None:

@@ -155,15 +155,19 @@ class CycleRun:
         return max(value + self.t.need("terrain", "modifier"), self.t.need("terrain", "floor"))
 
     def ids(self) -> int:
-        """The defence's IDs: ID units, 3 per factory and 1 for a victory city (S3:L244-246)."""
+        """The defence's IDs: deployed ID units, 3 per factory and 1 for a victory city
+        (S3:L236, L244-246)."""
         base = self.t.built_in_ids
         total = 0
+        hook = getattr(self.g.profile, "ids_on_side", None)
+        lying = int(hook(self.g, self.where)) if callable(hook) else 0  # not deployed (S3:L236)
         for stack, n in self.g.stacks(self.where):
             owner, unit, _, _ = split(stack)
             if self.g.friendly(self.b["attacker"], owner):
                 continue
             if self.role(unit) == "ID":
-                total += n
+                total += max(0, n - lying)
+                lying = max(0, lying - n)
             if self.g.stats[unit].factory:
                 total += n * int(base["factory"])
         holder = self.g.owner(self.where)
