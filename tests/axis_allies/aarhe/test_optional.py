@@ -7,6 +7,9 @@ import pytest
 from tests.axis_allies.aarhe.helpers import at, fresh, profile
 from tests.axis_allies.game_helpers import choose, options, put, roll
 
+from grandstrategy.axis_allies.aarhe.combat.tables import tables
+from grandstrategy.axis_allies.aarhe.optional import optional_tables
+from grandstrategy.axis_allies.aarhe_battle import EXTRA_UNITS
 from grandstrategy.axis_allies.game.engine import AAGame, key
 from grandstrategy.axis_allies.game.invariants import conservation_problems, problems, unit_counts
 from grandstrategy.core.errors import UserInputError
@@ -233,3 +236,20 @@ def test_an_id_on_its_side_does_not_fire(deployed: bool) -> None:
         assert first == "west-russia: ID searches for a germans fighter, detects on 1 or less"
     else:
         assert first == "west-russia: germans fighter attacks a russians infantry, hits on 3 or less"
+
+
+def test_the_new_unit_ids_agree_with_the_combat_table_and_the_odds_calculator() -> None:
+    # one set of ids: the optional data, the variant's combat table, the odds calculator's copies;
+    # none is a Revised unit, and each copies a Revised unit
+    game = fresh()
+    data = {u.id: u.template for u in optional_tables().units}
+    combat = {u.module for u in tables().units.values() if u.role in ("HART", "HARM", "NAV", "DB", "CA")}
+    assert set(data) == combat == set(EXTRA_UNITS)
+    assert data == EXTRA_UNITS
+    assert not set(data) & set(game.module.unit_types)
+    assert set(data.values()) <= set(game.module.unit_types)
+    for unit in data:  # the table's numbers agree with the battle machine's
+        assert (game.stats[unit].attack, game.stats[unit].defence) == (
+            tables().units[unit].attack,
+            tables().units[unit].defence,
+        )
