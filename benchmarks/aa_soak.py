@@ -3,7 +3,8 @@ every action.
 
 Slower than the test suite's handful of games; run it after changing the aa-revised engine:
 ``.venv/bin/python benchmarks/aa_soak.py --games 200 --jobs 2`` (``--rules aa-aarhe`` for the
-Historical Edition variant). Prints any broken invariant or
+Historical Edition variant; ``--option optional_units=true`` and the like pass game options,
+repeatable). Prints any broken invariant or
 engine error with its seed and step, how the games ended (victory by side, round limit) and how
 often some kinds of decision were chosen.
 """
@@ -11,6 +12,7 @@ often some kinds of decision were chosen.
 from __future__ import annotations
 
 import argparse
+import json
 import time
 import traceback
 from collections import Counter
@@ -44,15 +46,20 @@ WATCHED = (
     "atomic",
     "attack neutral",
     "airlift",
+    "shell",
 )
 MAX_STEPS = 100_000
 """Decisions after which a game is declared stuck (the engine or the random choices loop)."""
 
 
-def one_game(job: tuple[int, int, str]) -> tuple[str | None, str | None, dict[str, int], int]:
+Job = tuple[int, int, str, tuple[tuple[str, object], ...]]
+"""seed, round limit, rule set, the other game options."""
+
+
+def one_game(job: Job) -> tuple[str | None, str | None, dict[str, int], int]:
     """(how it ended, failure, counts of watched decisions, decisions) for one seeded game."""
-    seed, max_rounds, rules = job
-    match = Match(find_ruleset(rules), seed=seed, options={"max_rounds": max_rounds})
+    seed, max_rounds, rules, more = job
+    match = Match(find_ruleset(rules), seed=seed, options={"max_rounds": max_rounds, **dict(more)})
     chooser = Rng(seed + 1000)
     step = 0
     try:
@@ -96,9 +103,23 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=12, help="round limit of each game (0: none)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--rules", default="aa-revised", help="rule set: aa-revised or aa-aarhe")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option, the value as JSON (e.g. optional_units=true); repeatable",
+    )
     args = parser.parse_args()
+    more: list[tuple[str, object]] = []
+    for text in args.option:
+        name, _, value = text.partition("=")
+        try:
+            more.append((name, json.loads(value)))
+        except json.JSONDecodeError:
+            parser.error(f'option {name}: {value!r} is not a JSON value (true, 3, "city")')
     started = time.perf_counter()
-    jobs = [(seed, args.rounds, args.rules) for seed in range(args.games)]
+    jobs: list[Job] = [(seed, args.rounds, args.rules, tuple(more)) for seed in range(args.games)]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(one_game, jobs, chunksize=2))
     seconds = time.perf_counter() - started
@@ -109,8 +130,9 @@ def main() -> None:
         kinds.update(counts)
     decisions = sum(step for _, _, _, step in results)
     print(
-        f"{args.rules}: {args.games} games (round limit {args.rounds}) in {seconds:.0f} s on {args.jobs} "
-        f"process(es), {decisions} decisions, {len(failures)} with a broken invariant or an error"
+        f"{' '.join([args.rules, *args.option])}: {args.games} games (round limit {args.rounds}) "
+        f"in {seconds:.0f} s on {args.jobs} process(es), {decisions} decisions, "
+        f"{len(failures)} with a broken invariant or an error"
     )
     for line in failures[:10]:
         print(f"  {line}")

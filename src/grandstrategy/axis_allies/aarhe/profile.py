@@ -18,12 +18,15 @@ from typing import TYPE_CHECKING, Any
 from grandstrategy.axis_allies.aarhe import (
     atomic,
     bot,
+    builds,
     carriage,
+    deployment,
     economy,
     goals,
     interdiction,
     lendlease,
     neutrals,
+    optional,
     overflight,
     support,
     transit,
@@ -108,7 +111,9 @@ class AarheProfile(Profile):
     def __init__(self, module: MapModule) -> None:
         self.tables: Tables = load_tables(module)
         super().__init__(variant_module(module, None))
-        self.stats = with_variant_hits(self.stats)  # two-hit carriers (S3:L244, L248)
+        # the optional units (S3:L248, sold only when the game plays them); two-hit carriers and
+        # heavy tanks (S3:L244, L248)
+        self.stats = with_variant_hits(optional.with_optional_units(self.stats))
         self.points = economy.city_points(self.tables)
         self.extreme = frozenset(n.territory for n in self.tables.diplomacy.neutrals if n.extreme)
         self.overflight = next(t.at for t in self.tables.diplomacy.thresholds if t.id == "overflight")
@@ -155,14 +160,17 @@ class AarheProfile(Profile):
             extra = [*extra, *carriage.airlift_options(game)]  # S3:L232: bombers carry infantry
             if game.power == self.tables.economy.lend_lease.giver:
                 extra = [*lendlease.deliver_options(game, self.tables), *extra]
-            return [*extra, *game.move_options(combat=False), "done"] if extra else None
+            extra += deployment.deploy_options(game)  # S3:L236: an ID turned upright
+            moves = [m for m in game.move_options(combat=False) if deployment.movable(game, m)]
+            return [*extra, *moves, "done"]
         if phase == "combat-move":
             strikes = atomic.strike_options(game)  # S3:L238: the nuclear attack
             attacks = neutrals.attack_options(game, self.tables)  # S3:L242: attacking a neutral
+            strikes += optional.shell_options(game)  # S3:L248: heavy artillery from next door
             if strikes or attacks:
                 return [*game.move_options(combat=True), *game.raid_options(), *strikes, *attacks, "done"]
         if phase == "mobilize":
-            return turns.place_options(game, self.tables)
+            return [*builds.place_options(game), *turns.place_options(game, self.tables)]
         if phase == "research":
             if game.d["aarhe_turn"]["exile"]:
                 return ["done"]
@@ -185,6 +193,12 @@ class AarheProfile(Profile):
             atomic.strike(game, words[2], words[4])
         elif phase == "combat-move" and option.startswith(neutrals.OPTION + " "):
             neutrals.attack(game, self.tables, words[2])  # S3:L242, L246
+        elif phase == "combat-move" and words[0] == optional.SHELL:
+            optional.shell(game, words[1], words[3])
+        elif phase == "purchase" and words[0] == "buy" and words[-2:-1] == ["as"]:
+            builds.buy(game, words, turns.two_turn_units(self.tables))  # S3:L248-250
+        elif phase == "mobilize" and words[:2] == ["place", "national"]:
+            builds.place(game, words)
         elif phase == "purchase" and words[0] == "buy":
             turns.buy(game, self.tables, words)
         elif phase == "purchase" and words[0] == "scorch":
@@ -209,6 +223,8 @@ class AarheProfile(Profile):
             game.d["aarhe_turn"]["diplomacy_rolls"] = 99
         elif phase == "purchase" and words[0] == "lend-lease":
             lendlease.load(game, int(words[1]), words[3])
+        elif phase == "noncombat-move" and words[0] == deployment.DEPLOY:
+            deployment.deploy(game, words[3])
         elif phase == "noncombat-move" and words[0] == "deliver":
             lendlease.deliver(game, words[2], words[4])
         elif words[0] == "move" and phase == "combat-move" and self.stats[words[2]].domain == "air":
@@ -217,6 +233,7 @@ class AarheProfile(Profile):
         elif words[0] == "move" and phase in ("combat-move", "noncombat-move"):
             before = dict(game.units(words[5]))
             game.move(int(words[1]), words[2], words[3], words[5], combat=phase == "combat-move")
+            deployment.moved(game, words[2], words[3], words[5], int(words[1]))  # IDs on their side
             turns.stop_in_terrain(game, self.tables, words[2], words[5])
             if game.stats[words[2]].transport_capacity:
                 lendlease.follow(game, words[3], words[5])
@@ -241,7 +258,7 @@ class AarheProfile(Profile):
             game.d["phase"] = "mobilize"
             turns.scorch(game)
         elif phase == "mobilize":
-            lost = sum(game.d["purchased"].values())
+            lost = sum(game.d["purchased"].values()) + builds.unplaced(game)
             if lost:
                 game.log(f"{lost} purchased unit(s) could not be placed and are lost")
             game.d["purchased"] = {}
@@ -254,6 +271,7 @@ class AarheProfile(Profile):
         else:
             if phase == "combat":
                 settle_retreats(game)  # S3:L222, L226: retreats into lost places are lost
+                optional.end_combat(game)  # heavy artillery declarations end (S3:L248)
                 game.d.pop("aarhe_support", None)  # missions to places never fought over end
             game.d["phase"] = turns.PHASES[turns.PHASES.index(phase) + 1]
         return True
@@ -287,7 +305,11 @@ class AarheProfile(Profile):
         if phase == "income":
             turns.collect_income(game, self.tables)
             return True
-        if phase == "mobilize" and not turns.place_options(game, self.tables):
+        if (
+            phase == "mobilize"
+            and not turns.place_options(game, self.tables)
+            and not builds.place_options(game)
+        ):
             game.end_phase()
             return True
         if phase == "diplomacy" and not self.options(game):
@@ -627,6 +649,21 @@ class AarheProfile(Profile):
     def income(self, ipc_owned: int, capital_held: bool) -> int:
         """Not used by the variant's turn (its Collect Income is :func:`.turns.collect_income`)."""
         return ipc_owned
+
+    def ids_on_side(self, game: Board, where: str) -> int:
+        """IDs at ``where`` not yet deployed: they do not fire (S3:L236)."""
+        return deployment.on_side(game, where)
+
+    def naval_fighters(self, game: Board) -> bool:
+        """Whether only naval fighters stay on carriers at sea (S3:L218, L226): when the game plays
+        the optional units."""
+        return optional.on(game, "optional_units")
+
+    def purchasable(self) -> tuple[str, ...]:
+        """The Revised units on sale (a bid too); the optional units are offered by
+        :func:`.turns.purchase_options` only in a game that plays them (S3:L248)."""
+        extra = optional.unit_ids()
+        return tuple(u for u in super().purchasable() if u not in extra)
 
     def production_limit(self, territory_ipc: int) -> int:
         """IPCs an IC may spend per turn: 4 x the territory's income (S3:L236)."""

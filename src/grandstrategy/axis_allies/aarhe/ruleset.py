@@ -4,13 +4,16 @@
 Options: those of ``aa-revised`` plus ``victory``: ``city`` (45/55 VCP, the default), ``total``
 (every territory) or ``economic`` (the majority of territory IPCs when ``max_rounds``, the
 winning bid, is reached), S3:L208; ``national_victory`` (false by default): also name the
-nations that met three of their national goals (S3:L250).
+nations that met three of their national goals (S3:L250); ``optional_units``,
+``national_builds``, ``national_attacks`` (false by default, AH-O1): the optional rules of
+S3:L248-250 (:mod:`.optional`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from grandstrategy.axis_allies.aarhe import optional
 from grandstrategy.axis_allies.aarhe.profile import VICTORY_MODES, AarheProfile
 from grandstrategy.axis_allies.game.engine import AAGame
 from grandstrategy.axis_allies.game.ruleset import AARuleSet
@@ -29,11 +32,14 @@ class AarheRuleSet(AARuleSet):
         super().__init__(profile=AarheProfile)
 
     def new_state(self, options: Mapping[str, JSONValue]) -> AAGame:
-        rest = {k: v for k, v in options.items() if k not in ("victory", "national_victory")}
+        own = ("victory", "national_victory", *optional.OPTIONS)
+        rest = {k: v for k, v in options.items() if k not in own}
         mode = options.get("victory", "city")
         national = options.get("national_victory", False)
-        if not isinstance(national, bool):
-            raise UserInputError(f"option national_victory must be true or false, not {national!r}")
+        for name in ("national_victory", *optional.OPTIONS):
+            value = options.get(name, False)
+            if not isinstance(value, bool):
+                raise UserInputError(f"option {name} must be true or false, not {value!r}")
         if mode not in VICTORY_MODES:
             raise UserInputError(f"option victory must be one of {', '.join(VICTORY_MODES)}, not {mode!r}")
         if mode == "economic" and not rest.get("max_rounds", self.profile.default_max_rounds):
@@ -41,6 +47,7 @@ class AarheRuleSet(AARuleSet):
         game = super().new_state(rest)
         game.d["aarhe"]["victory"] = mode
         game.d["aarhe"]["national_victory"] = national
+        optional.record(game, options)
         return game
 
     def state_from_json(self, data: JSONObject) -> AAGame:

@@ -17,7 +17,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from grandstrategy.axis_allies.aarhe import atomic, economy, goals, lendlease, neutrals
+from grandstrategy.axis_allies.aarhe import (
+    atomic,
+    builds,
+    deployment,
+    economy,
+    goals,
+    lendlease,
+    neutrals,
+    optional,
+)
 from grandstrategy.axis_allies.aarhe.combat.repair import repair
 from grandstrategy.axis_allies.aarhe.tables import Tables
 from grandstrategy.axis_allies.game.board import key, split
@@ -135,6 +144,11 @@ def aside_units(game: AAGame) -> Iterable[tuple[str, str, int]]:
     for power, building in state(game)["building"].items():
         for unit, n in building.items():
             yield power, unit, n
+    for power, records in state(game)["waiting"].items():
+        for unit, n in builds.waiting_units(records["aarhe_turn"]):  # National Builds to place (S3:L248)
+            yield power, unit, n
+    for unit, n in builds.waiting_units(game.d.get("aarhe_turn", {})):
+        yield game.power, unit, n
 
 
 def problems(game: AAGame, tables: Tables) -> list[str]:
@@ -451,7 +465,8 @@ def purchase_options(game: AAGame, tables: Tables) -> list[str]:
     records = turn(game)
     points = economy.city_points(tables)
     result: list[str] = []
-    for unit in game.profile.purchasable():
+    extra = [u.id for u in optional.optional_tables().units if optional.on_sale(game, power, u.id)]
+    for unit in [*game.profile.purchasable(), *extra]:  # the optional units when on (S3:L248)
         stats = game.stats[unit]
         if stats.factory or unit == "infantry":
             continue
@@ -477,7 +492,7 @@ def purchase_options(game: AAGame, tables: Tables) -> list[str]:
         for where in sorted(game.d["units"]):
             if game.owner(where) == power and game.factories(where) and where not in records["scorch"]:
                 result.append(f"scorch {where}")
-    return [*result, "done"]
+    return [*result, *builds.buy_options(game), "done"]
 
 
 def buy(game: AAGame, tables: Tables, words: list[str]) -> None:
@@ -496,12 +511,20 @@ def buy(game: AAGame, tables: Tables, words: list[str]) -> None:
         game.d["purchased"][unit] = game.d["purchased"].get(unit, 0) + 1
     else:
         cost = price(game, tables, unit)
-        if unit in {b.unit for b in tables.economy.two_turn_builds}:  # S3:L236
+        if unit in two_turn_units(tables):  # S3:L236
             building = state(game)["building"].setdefault(power, {})
             building[unit] = building.get(unit, 0) + 1
         else:
             game.d["purchased"][unit] = game.d["purchased"].get(unit, 0) + 1
     game.d["bank"][power] -= cost
+
+
+def two_turn_units(tables: Tables) -> set[str]:
+    """Warships mobilized the turn after their purchase (S3:L236): battleships and carriers, and
+    the optional cruiser."""
+    return {b.unit for b in tables.economy.two_turn_builds} | {
+        u.id for u in optional.optional_tables().units if u.two_turns
+    }
 
 
 def collect_income(game: AAGame, tables: Tables) -> None:
@@ -627,6 +650,7 @@ def place_options(game: AAGame, tables: Tables) -> list[str]:
     records = turn(game)
     purchased = game.d["purchased"]
     cap = tables.economy.production_cap_factor.value
+    barred = builds.surface_barred(game)
     result: list[str] = []
     for factory in game.d["start_factories"]:
         if game.owner(factory) != power or factory in records["scorch"] or not game.factories(factory):
@@ -638,6 +662,8 @@ def place_options(game: AAGame, tables: Tables) -> list[str]:
             stats = game.stats[unit]
             if stats.factory or unit == "infantry" or price(game, tables, unit) > room:
                 continue
+            if stats.domain == "sea" and not stats.sub and factory in barred:
+                continue  # a Type VII submarine was bought here (S3:L248)
             if stats.domain == "sea":
                 for zone in game.module.sea_neighbours(factory):
                     if not game.enemy_units(power, zone, combat_only=True):
@@ -671,6 +697,7 @@ def place(game: AAGame, tables: Tables, words: list[str]) -> None:
     else:
         records["spent"][where] = records["spent"].get(where, 0) + price(game, tables, unit)
     game.place(unit, where, zone)
+    deployment.placed(game, unit, where)  # an ID is mobilized on its side (S3:L236)
 
 
 def stop_in_terrain(game: AAGame, tables: Tables, unit: str, target: str) -> None:

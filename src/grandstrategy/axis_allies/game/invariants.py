@@ -99,13 +99,19 @@ def conservation_problems(
     before: dict[tuple[str, str], int], after: dict[tuple[str, str], int], action: str
 ) -> list[str]:
     """Units are conserved: between two positions an alliance's units of a type may only grow by a
-    purchase (``buy TYPE``, one unit) and otherwise only shrink (casualties, aircraft that cannot
-    land, cargo lost with its ship, purchases that cannot be placed)."""
+    purchase (``buy TYPE``, one unit; ``buy N TYPE ...``, a variant's batch of N) and otherwise
+    only shrink (casualties, aircraft that cannot land, cargo lost with its ship, purchases that
+    cannot be placed)."""
     bought = action.split(": ", 1)[-1].split()
+    batch = bought[:1] == ["buy"] and len(bought) > 2 and bought[1].isdigit()
+    if batch:
+        bought = ["buy", bought[2]]
     found = []
     for side_unit in sorted(set(before) | set(after)):
         grew = after.get(side_unit, 0) - before.get(side_unit, 0)
         allowed = 1 if bought[:1] == ["buy"] and bought[1:2] == [side_unit[1]] else 0
+        if batch and allowed:
+            allowed = int(action.split(": ", 1)[-1].split()[1])
         if grew > allowed:
             found.append(f"{grew} {side_unit[0]} {side_unit[1]} appeared after {action!r}")
     return found

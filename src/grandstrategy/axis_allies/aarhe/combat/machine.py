@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from grandstrategy.axis_allies.aarhe.combat import national
 from grandstrategy.axis_allies.aarhe.combat.tables import CombatTables, tables
 from grandstrategy.axis_allies.game.board import key, split
 from grandstrategy.axis_allies.game.combat import Combat
@@ -130,20 +131,22 @@ class CycleRun:
         if found is None:
             return stats.attack if attacker else stats.defence
         techs = _techs(self.g, owner)
+        bonus = national.modifier(self, owner, unit, attacker)  # National Attacks (S3:L250)
         if found.role in self.t.jets and _has(techs, "jet-plane", "jet-power"):
             jet = self.t.jets[found.role]
-            return int(jet["attack"] if attacker else jet["defence"])
-        return found.attack if attacker else found.defence
+            return int(jet["attack"] if attacker else jet["defence"]) + bonus
+        return (found.attack if attacker else found.defence) + bonus
 
     def dogfight(self, owner: str, unit: str, attacker: bool) -> int:
         found = self.t.units.get(unit)
         if found is None or found.dogfight is None:
             return 0
         techs = _techs(self.g, owner)
+        bonus = national.modifier(self, owner, unit, attacker)  # National Attacks (S3:L250)
         if found.role in self.t.jets and _has(techs, "jet-plane", "jet-power"):
             pair = self.t.jets[found.role]["dogfight"]
-            return int(pair[0] if attacker else pair[1])
-        return found.dogfight[0] if attacker else found.dogfight[1]
+            return int(pair[0] if attacker else pair[1]) + bonus
+        return (found.dogfight[0] if attacker else found.dogfight[1]) + bonus
 
     def terrain(self, value: int) -> int:
         """Snowy and mountainous terrain: land units -1, never below 1 (S3:L224)."""
@@ -152,15 +155,19 @@ class CycleRun:
         return max(value + self.t.need("terrain", "modifier"), self.t.need("terrain", "floor"))
 
     def ids(self) -> int:
-        """The defence's IDs: ID units, 3 per factory and 1 for a victory city (S3:L244-246)."""
+        """The defence's IDs: deployed ID units, 3 per factory and 1 for a victory city
+        (S3:L236, L244-246)."""
         base = self.t.built_in_ids
         total = 0
+        hook = getattr(self.g.profile, "ids_on_side", None)
+        lying = int(hook(self.g, self.where)) if callable(hook) else 0  # not deployed (S3:L236)
         for stack, n in self.g.stacks(self.where):
             owner, unit, _, _ = split(stack)
             if self.g.friendly(self.b["attacker"], owner):
                 continue
             if self.role(unit) == "ID":
-                total += n
+                total += max(0, n - lying)
+                lying = max(0, lying - n)
             if self.g.stats[unit].factory:
                 total += n * int(base["factory"])
         holder = self.g.owner(self.where)
@@ -198,10 +205,14 @@ class CycleRun:
     def next_cycle(self) -> None:
         self.b["cycle"] += 1
         self.b["screens"] = []
+        self.b.pop("opened", None)
         if self.g.is_sea(self.where):
             self.b["queue"] = list(SEA_CYCLE)
         else:
             self.b["queue"] = list(LAND_CYCLE)
+            if self.b["cycle"] == 1 and national.playing(self):
+                # Shock Troops fire with the opening fire of the first cycle (S3:L250)
+                self.b["queue"].insert(self.b["queue"].index("remove"), "opening-fire")
 
     def roll(self, label: str, need: int, effect: str, arg: Any = None) -> None:
         """Queue one die: ``label`` says what rolls and what it needs; ``effect`` gets the face."""
@@ -627,21 +638,41 @@ class CycleRun:
             self.heavy_artillery(attacker)
 
     def land_volley(
-        self, attacker: bool, only: set[str] | None, *, lifted: int = 0, lift_role: str = ""
+        self,
+        attacker: bool,
+        only: set[str] | None,
+        *,
+        lifted: int = 0,
+        lift_role: str = "",
+        landed: dict[str, int] | None = None,
     ) -> None:
         """One side's land units fire: infantry with artillery 1:1 at 2, tanks +1 per fighter 1:1
-        under air supremacy (S3:L220, L244); tank hits strike tanks and artillery first."""
+        under air supremacy (S3:L220, L244); tank hits strike tanks and artillery first. National
+        Attacks (S3:L250): Blitzkrieg's fighters lift tanks 1:1, Marines (``landed``: the units
+        landed from the sea) get their bonus, units that fired in the opening fire do not fire."""
         side = self.side(attacker)
         art = sum(n for _, _, u, _, n in side if self.role(u) == "ART") if attacker else 0
         supremacy = self.air(attacker) > 0 and self.air(not attacker) == 0
         fighters = self.count(attacker, "FTR") if supremacy else 0
+        lifts = {(nation, role): [mod, n] for nation, role, mod, n in national.per_fighter(self, attacker)}
+        marines = {(nation, role): mod for nation, role, mod in national.amphibious(self)} if landed else {}
+        opened = dict(self.b.get("opened", {})) if attacker else {}
         for _, owner, unit, _, n in side:
             role = self.role(unit)
             if self.g.stats[unit].domain != "land" or (only is not None and role not in only):
                 continue
             found = self.t.units.get(unit)
-            for _ in range(n):
+            skip = min(n, opened.get(f"{owner}:{unit}", 0))
+            opened[f"{owner}:{unit}"] = opened.get(f"{owner}:{unit}", 0) - skip
+            for _ in range(n - skip):
                 value = self.value(owner, unit, attacker)
+                lift = lifts.get((owner, role))
+                if lift and lift[1] > 0:
+                    lift[1] -= 1
+                    value += lift[0]
+                if landed and (owner, role) in marines and landed.get(unit, 0) > 0:
+                    landed[unit] -= 1
+                    value += marines[owner, role]
                 if attacker and role == "INF" and art > 0 and found and found.supported_attack:
                     art -= 1
                     value = found.supported_attack
@@ -1141,6 +1172,7 @@ class CycleRun:
             only={"INF", "ARM", "ART", "HARM", "HART"},
             lifted=int(self.b.get("ships", 0)),
             lift_role="INF",
+            landed=self.landed(),
         )
         side = self.side(False)
         for _, owner, unit, _, n in side:
@@ -1402,8 +1434,38 @@ class CycleRun:
                         [not attacker, "air"],
                     )
 
+    def step_opening_fire(self) -> None:
+        """National Attacks (S3:L250): units that fire in the first cycle's opening fire instead
+        of the main round (Shock Troops; Lance Torpedo's destroyers at sea, with the battleships),
+        at most the turn's limit; their hits wait for the opening fire's casualties."""
+        sea = self.g.is_sea(self.where)
+        for attacker in (True, False):
+            for _, owner, unit, _, n in self.side(attacker):
+                found = national.opening(self, attacker, owner, unit)
+                if found is None or (self.g.stats[unit].domain == "sea") != sea:
+                    continue
+                bonus, most = found
+                take = min(n - self.b.get("opened", {}).get(f"{owner}:{unit}", 0), most)
+                if take <= 0:
+                    continue
+                opened = self.b.setdefault("opened", {})
+                opened[f"{owner}:{unit}"] = opened.get(f"{owner}:{unit}", 0) + take
+                national.spend(self, owner, unit, take)
+                value = self.value(owner, unit, attacker) + bonus
+                value = value if sea else self.terrain(value)
+                pool = {"DD": "escort", "CA": "escort"}.get(self.role(unit), "land")
+                for _ in range(take):
+                    self.roll(
+                        f"{self.who(attacker)} {unit} fires in the opening fire, hits on {value} or less",
+                        value,
+                        "pool",
+                        [not attacker, pool],
+                    )
+
     def step_bb_fire(self) -> None:
         """Battleships fire in the opening fire (S3:L224, L244); hits go on capital ships first."""
+        if int(self.b["cycle"]) == 1 and national.playing(self):
+            self.step_opening_fire()
         for attacker in (True, False):
             for _, owner, unit, _, n in self.side(attacker):
                 if self.role(unit) == "BB":
@@ -1433,6 +1495,7 @@ class CycleRun:
 
     def sea_main(self) -> None:
         """The other ships fire: carriers, destroyers, cruisers, transports (S3:L224)."""
+        opened = self.b.get("opened", {})
         for attacker in (True, False):
             carriers = self.carrier_defence(attacker) if not attacker else []
             for _, owner, unit, _, n in self.side(attacker):
@@ -1442,7 +1505,8 @@ class CycleRun:
                 pool = {"CV": "capital", "DD": "escort", "CA": "escort", "AP": "transport"}.get(
                     role, "nonsub"
                 )
-                for _ in range(n):
+                fired = opened.get(f"{owner}:{unit}", 0) if attacker else 0  # in the opening fire
+                for _ in range(n - min(n, fired)):
                     value = (
                         carriers.pop(0) if role == "CV" and carriers else self.value(owner, unit, attacker)
                     )
@@ -1471,6 +1535,9 @@ class CycleRun:
     def carrier_keeper(self) -> str:
         """The aircraft that may sit on carriers: naval fighters when the module has them, else
         fighters (S3:L218, L226)."""
+        hook = getattr(self.g.profile, "naval_fighters", None)
+        if callable(hook):  # the variant's profile: when the game plays the optional units
+            return "NAV" if hook(self.g) else "FTR"
         return "NAV" if any(self.role(u) == "NAV" for u in self.g.stats) else "FTR"
 
     def carrier_air(self, attacker: bool) -> None:
