@@ -639,7 +639,7 @@ class GameService:
         for index, move in told.moves:
             if index < start and not (index == -1 and start == 0):
                 continue
-            lines = move.lines()
+            lines = move.seen_by(seat).lines()  # another seat's secret answer without its choice
             if not move.events:
                 end = next((i for i, _ in told.moves if i > index), len(log))
                 lines += [

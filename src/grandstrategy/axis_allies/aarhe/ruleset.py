@@ -3,14 +3,16 @@
 ``grandstrategy new aa --rules aarhe`` names it too (the family's RULESET-RULES convention).
 Options: those of ``aa-revised`` plus ``victory``: ``city`` (45/55 VCP, the default), ``total``
 (every territory) or ``economic`` (the majority of territory IPCs when ``max_rounds``, the
-winning bid, is reached), S3:L208; ``national_victory`` (false by default): also name the
-nations that met three of their national goals (S3:L250).
+winning bid, is reached), S3:L208; ``national_victory`` (false by default): each nation picks
+three of its national goals in secret before play, and the nations that met all three are named
+at the end (S3:L250).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from grandstrategy.axis_allies.aarhe import goals
 from grandstrategy.axis_allies.aarhe.profile import VICTORY_MODES, AarheProfile
 from grandstrategy.axis_allies.game.engine import AAGame
 from grandstrategy.axis_allies.game.ruleset import AARuleSet
@@ -41,6 +43,9 @@ class AarheRuleSet(AARuleSet):
         game = super().new_state(rest)
         game.d["aarhe"]["victory"] = mode
         game.d["aarhe"]["national_victory"] = national
+        if national:  # S3:L250: the goals are written down in secret before play
+            assert isinstance(game.profile, AarheProfile)
+            goals.open_picks(game, game.profile.tables)
         return game
 
     def state_from_json(self, data: JSONObject) -> AAGame:
