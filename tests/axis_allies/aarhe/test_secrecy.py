@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -58,7 +59,7 @@ def test_the_route_is_offered_zone_by_zone_among_the_allowed_routes_only() -> No
     module = game.module
     for route, plan in zip(written, plans, strict=True):
         assert route[0] in plan["starts"] and route[-1] in plan["ends"]
-        assert all(b in module.sea_neighbours(a) for a, b in zip(route, route[1:], strict=False))
+        assert all(b in module.sea_neighbours(a) for a, b in pairwise(route))
         assert len(set(route)) == len(route) and len(route) <= plan["limit"]
         assert not set(route[:-1]) & set(plan["ends"])  # it lands at the first home coast reached
     australia = next(p for p in plans if set(p["starts"]) <= set(module.sea_neighbours("australia")))
