@@ -167,7 +167,10 @@ def reveal(game: AAGame) -> dict[str, int]:
 
 
 def redact(data: dict[str, Any], seat: str | None) -> None:
-    """Take the routes and the route being chosen out of another seat's view (``data``: a copy)."""
+    """Take the routes and the route being chosen out of another seat's view (``data``: a copy);
+    once the game is over every route still written down is open."""
+    if data["result"] is not None:
+        return
     for power, written in data["aarhe"].get("convoys", {}).items():
         if power != seat and written != HIDDEN:
             data["aarhe"]["convoys"][power] = HIDDEN
