@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+from rich.console import Console
 from tests.axis_allies.aarhe.helpers import at, choose, fresh, options, profile, roll
 from tests.axis_allies.game_helpers import put
 
@@ -18,7 +21,9 @@ from grandstrategy.core.log import ActionEntry, entry_from_json
 from grandstrategy.core.session import Match
 from grandstrategy.core.view import HIDDEN, view
 from grandstrategy.play.games import summary
-from grandstrategy.play.narrate import Narrator
+from grandstrategy.play.narrate import Narrator, log_lines
+from grandstrategy.play.session import PlaySession
+from grandstrategy.play.terminal import render_screen
 from grandstrategy.research.encoding import research_spec
 
 
@@ -249,3 +254,35 @@ def test_a_nation_whose_three_picks_are_met_wins_its_national_victory() -> None:
     goals.record_income(game, "germans", 50)
     turns.next_step(game, profile(game).tables)
     assert game.d["result"]["national_winners"] == ["germans"]
+
+
+def test_the_terminal_never_tells_a_bots_secret_route(tmp_path: Path) -> None:
+    """A person plays Germany against bots: the British bot's route answers reach the screen and
+    the log only as 'british makes a secret choice'."""
+    session = PlaySession.create(
+        tmp_path / "game.json",
+        "aa-aarhe",
+        options={"max_rounds": 3},
+        seed=3,
+        seats="germans=human,*=bot:random",
+    )
+    list(session.bot_moves())
+    screens: list[str] = []
+    game = session.match.state
+    assert isinstance(game, AAGame)
+    for _ in range(500):
+        if "british" in game.d["aarhe"].get("convoys", {}) or session.decision() is None:
+            break
+        legal = [str(getattr(a, "option", a)) for a in session.decision().legal]  # type: ignore[union-attr]
+        session.play("done" if "done" in legal else convoys.SAFEST if convoys.SAFEST in legal else legal[0])
+        list(session.bot_moves())
+        console = Console(width=100, record=True, color_system=None, file=io.StringIO())
+        console.print(render_screen(session, width=100, height=60))
+        screens.append(console.export_text())
+        game = session.match.state
+        assert isinstance(game, AAGame)
+    assert "british" in game.d["aarhe"]["convoys"]
+    lines = log_lines(session.history())
+    assert any(line == "british makes a secret choice" for line in lines)
+    assert not any(line.startswith("british") and "convoy" in line for line in lines)
+    assert not any("british" in text and "convoy via" in text for text in screens)
