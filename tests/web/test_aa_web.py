@@ -172,6 +172,8 @@ def test_a_secret_convoy_route_stays_out_of_every_other_seats_responses(client: 
     told = service.look(game["game_id"], "germans", game["tokens"]["germans"], narrate=True)["since"]
     lines = [line for move_told in told for line in move_told["lines"]]
     assert any(line.endswith("makes a secret choice") for line in lines)  # the bots' routes too
+    export = client.get(f"/api/games/{game['game_id']}/export").text  # anyone may download it
+    assert "convoy" not in export and '"state_hash": "?"' in export.replace('":"', '": "')
     assert not any("convoy via" in line for line in lines)
     enemy = client.get(
         f"/api/games/{game['game_id']}/seats/germans",
