@@ -149,3 +149,32 @@ def test_a_public_observer_sees_the_spectators_view() -> None:
                 perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
             ),
         )
+
+
+def test_a_secret_answer_reads_as_hidden_in_the_other_seats_information_state() -> None:
+    """AARHE's convoy route (S3:L214) is a secret decision: two different routes leave the
+    enemy's information state and observation the same, the owner's not."""
+    from grandstrategy.axis_allies.aarhe import turns
+    from grandstrategy.axis_allies.aarhe.ruleset import AA_AARHE
+
+    game = KernelGame(spec=research_spec(AA_AARHE, {"max_rounds": 0}))
+    state = game.new_initial_state()
+    kernel = state.kernel
+    for zone in list(kernel.d["units"]):
+        if kernel.is_sea(zone):
+            del kernel.d["units"][zone]
+    kernel.d["aarhe"]["queue"], kernel.d["aarhe"]["waiting"], kernel.d["battle"] = [], {}, None
+    turns.begin_turn(kernel, "british")
+    kernel.d["phase"] = "income"
+    kernel.settle()
+    assert kernel.private_decision()
+    seats = [str(s) for s in game.spec.seats]
+    british, germans = seats.index("british"), seats.index("germans")
+    first, last = state.clone(), state.clone()
+    actions = state.legal_actions()
+    first.apply_action(actions[1])  # the first zone offered
+    last.apply_action(actions[-1])  # the last one
+    assert first.information_state_string(germans) == last.information_state_string(germans)
+    assert first.information_state_string(british) != last.information_state_string(british)
+    assert first.observation_string(germans) == last.observation_string(germans)
+    assert first.observation_string(british) != last.observation_string(british)

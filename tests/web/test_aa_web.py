@@ -139,3 +139,50 @@ def test_the_historical_edition_plays_to_its_end_on_the_server_and_its_dice_veri
     export = client.get(f"/api/games/{game['game_id']}/export").text
     match = replay(loads_save(export))
     assert match.is_terminal() and match.state.to_json() == state["view"]["state"]
+
+
+def test_a_secret_convoy_route_stays_out_of_every_other_seats_responses(client: TestClient) -> None:
+    """AARHE (S3:L214): the United Kingdom writes its convoy routes down in secret; Germany's
+    state, a spectator's and Germany's story of the moves never show them, the British seat's do."""
+    seats = {**SEATS, "british": "human", "russians": "bot:random"}
+    response = client.post(
+        "/api/games", json={"ruleset": "aa-aarhe", "options": {"max_rounds": 3}, "seats": seats}
+    )
+    assert response.status_code == 201, response.text
+    game = response.json()
+    chosen: list[str] = []
+    state = seat_state(client, game, "germans")
+    for n in range(1500):
+        seat = state["to_act"]
+        mine = seat_state(client, game, seat)
+        choices = [c["action"] for c in mine["decision"]["choices"]]
+        routing = any(" convoy via " in c for c in choices)
+        if seat == "british" and routing:
+            action = choices[-1]  # a zone, never the safest route
+            chosen.append(action)
+        else:
+            action = f"{seat}: done" if f"{seat}: done" in choices else choices[0]
+        state = move(client, game, seat, mine["version"], action, f"m{n}").json()
+        if chosen and not routing and seat == "british":
+            break
+    assert chosen, "the British never had a route to choose"
+    routes = state["view"]["state"]["aarhe"]["convoys"]["british"]["routes"]  # the British see them
+    service = client.app.state.service  # type: ignore[attr-defined]
+    # the page's "since you were last here" for Germany (read first: a look marks the log seen)
+    told = service.look(game["game_id"], "germans", game["tokens"]["germans"], narrate=True)["since"]
+    lines = [line for move_told in told for line in move_told["lines"]]
+    assert any(line.endswith("makes a secret choice") for line in lines)  # the bots' routes too
+    export = client.get(f"/api/games/{game['game_id']}/export").text  # anyone may download it
+    assert "convoy" not in export and '"state_hash": "?"' in export.replace('":"', '": "')
+    assert not any("convoy via" in line for line in lines)
+    enemy = client.get(
+        f"/api/games/{game['game_id']}/seats/germans",
+        headers={"X-Seat-Token": game["tokens"]["germans"]},
+    ).json()
+    spectator = client.get(f"/api/games/{game['game_id']}").json()
+    for body in (enemy, spectator):
+        dumped = json.dumps(body)
+        assert not any(option.split(": ")[1] in dumped for option in chosen)
+        assert body["view"]["state"]["aarhe"]["convoys"]["british"] == "?"
+        for route in routes:
+            assert json.dumps(route[0]) not in dumped

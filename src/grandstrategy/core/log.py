@@ -17,14 +17,19 @@ from grandstrategy.core.ids import Seat
 
 @dataclass(frozen=True, slots=True)
 class ActionEntry:
-    """A seat's action, as notation text."""
+    """A seat's action, as notation text; ``private`` when it answered a secret decision (only
+    its seat may see it, :meth:`GameState.private_decision`)."""
 
     seat: Seat
     action: str
+    private: bool = False
 
     def to_json(self) -> JSONObject:
-        """Return the entry as a JSON object."""
-        return {"type": "action", "seat": self.seat, "action": self.action}
+        """Return the entry as a JSON object (``private`` only when set, so older logs read the same)."""
+        data: JSONObject = {"type": "action", "seat": self.seat, "action": self.action}
+        if self.private:
+            data["private"] = True
+        return data
 
 
 LogEntry: TypeAlias = ActionEntry | ChanceEvent
@@ -57,10 +62,13 @@ def entry_from_json(data: JSONValue) -> LogEntry:
         raise ValueError(f"a log entry must be a JSON object, not {data!r}")
     kind = data.get("type")
     if kind == "action":
-        allowed = {"type", "seat", "action"}
+        allowed = {"type", "seat", "action", "private"}
         seat = _field(data, "seat", str, "text")
         action = _field(data, "action", str, "text")
-        entry: LogEntry = ActionEntry(Seat(seat), action)
+        private = data.get("private", False)
+        if not isinstance(private, bool):
+            raise ValueError(f"field 'private' must be true or false, not {private!r}")
+        entry: LogEntry = ActionEntry(Seat(seat), action, private)
     elif kind == "chance":
         allowed = {"type", "seq", "kind", "label", "outcome", "private_to"}
         private_to = _field(data, "private_to", str, "text") if "private_to" in data else None

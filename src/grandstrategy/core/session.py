@@ -212,8 +212,9 @@ class Match:
             self._keep_base()
         state = self._state
         try:
+            private = state.private_decision()
             state.apply(parsed)
-            self._log.append(ActionEntry(Seat(seat), str(parsed)))
+            self._log.append(ActionEntry(Seat(seat), str(parsed), private))
             self._advance(state)
         except BaseException:
             self.chance.rollback(chance_mark)

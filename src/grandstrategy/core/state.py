@@ -88,6 +88,13 @@ class GameState(abc.ABC):
         Clients receive states only through :func:`grandstrategy.core.view.view`.
         """
 
+    def private_decision(self) -> bool:
+        """Whether the open decision is secret: a plan the seat on move writes down unseen (e.g.
+        a convoy's route). Its action is logged for that seat alone; every other seat's view of
+        the log shows ``?`` in its place (:func:`grandstrategy.core.view.log_view`). Rule sets
+        without secret decisions keep this default."""
+        return False
+
     def state_hash(self) -> str:
         """``"sha256:<hex>"`` of the canonical JSON of :meth:`to_json`; equal states, equal hashes."""
         return content_hash(self.to_json())

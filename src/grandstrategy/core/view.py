@@ -13,7 +13,7 @@ from grandstrategy.core.canonical import JSONObject, canonical_json
 from grandstrategy.core.chance import ChanceEvent
 from grandstrategy.core.errors import UserInputError
 from grandstrategy.core.ids import Seat, Turn
-from grandstrategy.core.log import LogEntry
+from grandstrategy.core.log import ActionEntry, LogEntry
 from grandstrategy.core.state import GameState
 
 
@@ -45,14 +45,17 @@ HIDDEN = "?"
 
 
 def log_view(log: Iterable[LogEntry], seat: Seat | None) -> list[JSONObject]:
-    """Return the log as ``seat`` may see it: private chance outcomes of other seats become ``"?"``.
+    """Return the log as ``seat`` may see it: private chance outcomes of other seats, and other
+    seats' answers to secret decisions, become ``"?"``.
 
-    ``seat=None`` (a spectator) sees no private outcome at all.
+    ``seat=None`` (a spectator) sees no private outcome or secret answer at all.
     """
     entries: list[JSONObject] = []
     for entry in log:
         data = entry.to_json()
         if isinstance(entry, ChanceEvent) and entry.private_to is not None and entry.private_to != seat:
             data["outcome"] = HIDDEN
+        elif isinstance(entry, ActionEntry) and entry.private and entry.seat != seat:
+            data["action"] = HIDDEN
         entries.append(data)
     return entries

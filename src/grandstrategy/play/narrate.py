@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from grandstrategy.core.log import ActionEntry
@@ -51,11 +51,25 @@ class Told:
     stamp: str
     events: tuple[Event, ...] = ()
     parties: frozenset[str] = field(default_factory=frozenset)
+    private: bool = False
+    """The move answered a secret decision (:meth:`GameState.private_decision`)."""
 
     def lines(self) -> list[str]:
         """The sentence, then each event indented by two spaces."""
         head = [self.sentence] if self.sentence else []
         return head + [f"  {text}" for _, text in self.events]
+
+    def seen_by(self, seat: str | None) -> Told:
+        """The move as ``seat`` may see it: another seat's secret answer is told without its
+        choice (what followed, logged by the engine, is public)."""
+        if not self.private or seat == self.seat:
+            return self
+        return replace(self, sentence=secret_sentence(self.seat))
+
+
+def secret_sentence(seat: str) -> str:
+    """The sentence of a secret answer as the other seats read it."""
+    return f"{seat} makes a secret choice"
 
 
 # ---- names ---------------------------------------------------------------------------------------
@@ -416,6 +430,7 @@ class Narrator:
         names = names_for(before)
         option = action.partition(": ")[2] if action.startswith(f"{seat}: ") else action
         prompt = decision_prompt(before)
+        private = before.private_decision()
         new = _engine_lines(after)[len(_engine_lines(before)) :]
         events: list[Event] = []
         combat = False
@@ -425,13 +440,17 @@ class Narrator:
                 self._parties = _operation_parties(before, declared["power"], declared["area"], names)
             combat = combat or bool(_COMBAT.search(text))
             events.append((stamp, event_text(text, names)))
+        human = self.human(seat)
+        # a secret answer is told only where its own seat reads it (a person's seat here)
+        said = sentence(seat, prompt, option, names) if human or not private else secret_sentence(seat)
         return Told(
             seat=seat,
-            human=self.human(seat),
-            sentence=sentence(seat, prompt, option, names),
+            human=human,
+            sentence=said,
             stamp=_stamp(before),
             events=tuple(events),
             parties=self._parties if combat else frozenset(),
+            private=private,
         )
 
 

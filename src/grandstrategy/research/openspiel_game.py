@@ -17,10 +17,11 @@ OpenSpiel chance nodes, outcome ``i`` being the ``i``-th outcome the rule set li
 probability as a float. Players are the seats in the rule set's order. Information is imperfect
 (a rule set may hide a cup's contents or a seat's private draws): the observation of a player is
 its kernel view, and its information state is its own record of the game, where another seat's
-private chance outcomes read ``?`` (as in :func:`grandstrategy.core.view.log_view`). Actions are
-public. The information-state string is ``"<seat> <digest>"``, where the digest chains SHA-256
-over that record, so perfect recall costs constant time per move; there is no information-state
-tensor (a fixed-size one cannot hold a game of unbounded length).
+private chance outcomes, and its answers to secret decisions, read ``?`` (as in
+:func:`grandstrategy.core.view.log_view`). Other actions are public. The information-state
+string is ``"<seat> <digest>"``, where the digest chains SHA-256 over that record, so perfect
+recall costs constant time per move; there is no information-state tensor (a fixed-size one
+cannot hold a game of unbounded length).
 """
 
 from __future__ import annotations
@@ -202,10 +203,15 @@ class KernelState(pyspiel.State):  # type: ignore[misc]
         else:
             mover = state.to_act()
             chosen = self._spec.action_for(state, action)
+            private = state.private_decision()  # a secret answer: ``?`` in the other seats' records
             state.apply(chosen)
             entry = f"{mover}: {chosen}"
+            hidden = f"{mover}: {HIDDEN}"
             self._path = _step(self._path, entry)
-            self._records = [_step(record, entry) for record in self._records]
+            self._records = [
+                _step(record, entry if not private or seat == mover else hidden)
+                for record, seat in zip(self._records, self._spec.seats, strict=True)
+            ]
         self._kernel.changed()
 
     def _action_to_string(self, player: int, action: int) -> str:

@@ -38,6 +38,7 @@ from grandstrategy.core.ids import Seat
 from grandstrategy.core.log import ActionEntry, LogEntry
 from grandstrategy.core.save import DICE_SCHEME, save_game
 from grandstrategy.core.session import Match
+from grandstrategy.core.view import HIDDEN
 from grandstrategy.play.bots import bot_seed, make_bot
 from grandstrategy.play.games import as_cataclysm, decision_prompt, load_ruleset, option_chances, summary
 from grandstrategy.play.narrate import Narrator, Told
@@ -525,7 +526,8 @@ class GameService:
     def export(self, game_id: str) -> str:
         """The game as a save file (``grandstrategy replay --verify`` reads it): the dice
         commitment always, the secret only once the game is over, and never the bots' seed
-        before then (0 stands in for it)."""
+        before then (0 stands in for it); before then too, a secret answer or a private draw
+        reads ``?`` and the state hash is withheld when the log holds one."""
         with self._lock(game_id), Session(self.engine) as session:
             game = self._game(session, game_id)
             match = self._match(session, game)
@@ -534,6 +536,11 @@ class GameService:
             if game.over:
                 dice["secret"] = game.secret
                 return replace(save, dice=dice).dumps()
+            if any(_private(entry) for entry in save.log):
+                # Secret answers and private draws read "?" until the end, and the state hash
+                # (which a guess at them could be checked against) is withheld.
+                log = tuple(_masked(entry) for entry in save.log)
+                save = replace(save, log=log, state_hash=HIDDEN)
             return replace(save, dice=dice, seed=0).dumps()
 
     # ---- undo ---------------------------------------------------------------------------------------
@@ -639,7 +646,7 @@ class GameService:
         for index, move in told.moves:
             if index < start and not (index == -1 and start == 0):
                 continue
-            lines = move.lines()
+            lines = move.seen_by(seat).lines()  # another seat's secret answer without its choice
             if not move.events:
                 end = next((i for i, _ in told.moves if i > index), len(log))
                 lines += [
@@ -649,6 +656,20 @@ class GameService:
                 ]
             moves.append({"index": index, "seat": move.seat, "lines": list(lines)})
         return moves[-SINCE_SHOWN:]
+
+
+def _private(entry: LogEntry) -> bool:
+    """Whether only one seat may see the entry: a secret answer or a private draw."""
+    return entry.private if isinstance(entry, ActionEntry) else entry.private_to is not None
+
+
+def _masked(entry: LogEntry) -> LogEntry:
+    """The entry as an export before the end holds it: a private one's content is ``?``."""
+    if not _private(entry):
+        return entry
+    if isinstance(entry, ActionEntry):
+        return replace(entry, action=HIDDEN)
+    return replace(entry, outcome=HIDDEN)
 
 
 def _check_seen(seen: object) -> int:

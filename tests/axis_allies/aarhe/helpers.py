@@ -9,7 +9,7 @@ from grandstrategy.axis_allies.aarhe.profile import AarheProfile
 from grandstrategy.axis_allies.aarhe.ruleset import AA_AARHE
 from grandstrategy.axis_allies.game.engine import AAGame
 
-__all__ = ["at", "choose", "decline_interdiction", "fresh", "options", "profile", "roll"]
+__all__ = ["at", "choose", "decline_interdiction", "fresh", "options", "profile", "roll", "write_convoys"]
 
 
 def fresh(max_rounds: int = 0, **more: object) -> AAGame:
@@ -31,6 +31,14 @@ def at(game: AAGame, power: str, phase: str = "purchase") -> None:
 
 
 def decline_interdiction(game: AAGame) -> None:
-    """Answer ``done`` for every power asked to declare air interdiction (S3:L230)."""
-    while game.d["battle"] is not None and game.d["battle"].get("kind") == "interdict":
-        choose(game, game.to_act(), "done")
+    """Between purchase and the first move: write down the safest route for each convoy
+    (S3:L214), then answer ``done`` for every power asked to declare air interdiction (S3:L230)."""
+    while game.d["battle"] is not None and game.d["battle"].get("kind") in ("convoy-route", "interdict"):
+        answer = "convoy safest" if game.d["battle"]["kind"] == "convoy-route" else "done"
+        choose(game, game.to_act(), answer if answer in options(game) else options(game)[0])
+
+
+def write_convoys(game: AAGame) -> None:
+    """Write down the safest route for each convoy of the income just collected (S3:L214)."""
+    while game.d["battle"] is not None and game.d["battle"].get("kind") == "convoy-route":
+        choose(game, game.to_act(), "convoy safest" if "convoy safest" in options(game) else options(game)[0])

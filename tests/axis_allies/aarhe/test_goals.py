@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.axis_allies.aarhe.helpers import at, fresh, profile
+from tests.axis_allies.aarhe.helpers import at, choose, fresh, options, profile
 from tests.axis_allies.game_helpers import put
 
 from grandstrategy.axis_allies.aarhe import goals, turns
@@ -74,6 +74,11 @@ def test_either_part_of_east_asia_influence() -> None:
 
 def test_national_victory_names_the_nations_with_three_goals() -> None:
     game = AA_AARHE.new_state({"max_rounds": 1, "national_victory": True})
+    picks = {"germans": ["lebensraum", "defend-the-fatherland", "thousand-year-reich"]}
+    while game.d["battle"] is not None:  # S3:L250: picked before play (the others: the first offered)
+        nation = game.d["battle"]["ask"]["who"]
+        wanted = picks.get(nation)
+        choose(game, nation, f"pick {wanted.pop(0)}" if wanted else options(game)[0])
     at(game, "americans", "diplomacy")
     game.d["aarhe"]["queue"], game.d["aarhe"]["team"] = [], 0
     goals.record_income(game, "germans", 50)

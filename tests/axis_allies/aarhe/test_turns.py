@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from tests.axis_allies.aarhe.helpers import at, choose, decline_interdiction, fresh, options, profile, roll
+from tests.axis_allies.aarhe.helpers import (
+    at,
+    choose,
+    decline_interdiction,
+    fresh,
+    options,
+    profile,
+    roll,
+    write_convoys,
+)
 from tests.axis_allies.game_helpers import put
 
 from grandstrategy.axis_allies.aarhe import economy, turns
@@ -117,6 +126,8 @@ def test_territories_cut_off_from_the_capital_are_forfeited() -> None:
     at(game, "germans", "income")
     bank = game.d["bank"]["germans"]
     game.settle()
+    write_convoys(game)
+    decline_interdiction(game)  # Norway's convoy: the safest route, written down
     owned = sum(game.module.territories[t].ipc or 0 for t, o in game.d["owner"].items() if o == "germans")
     assert game.d["bank"]["germans"] == bank + owned - 2  # Belorussia's 2 lost
 
@@ -126,10 +137,12 @@ def test_territories_that_changed_hands_since_the_last_income_give_nothing() -> 
     game = fresh()
     at(game, "germans", "income")
     game.settle()
+    write_convoys(game)
     at(game, "germans", "income")
     game.d["owner"]["karelia-ssr"] = "germans"
     bank = game.d["bank"]["germans"]
     game.settle()
+    write_convoys(game)
     assert game.d["bank"]["germans"] == bank + 40
 
 
@@ -142,10 +155,19 @@ def test_a_convoy_past_enemy_warships_loses_an_ipc_per_hit() -> None:
     for zone in ("sz-38", "sz-39", "sz-40", "sz-46"):  # around Australia
         put(game, zone, ("japanese", "submarine", 1))
     at(game, "british", "income")
+    game.settle()
+    write_convoys(game)
+    while game.d["battle"] is not None and game.d["battle"].get("kind") == "convoy-route":
+        choose(game, "british", options(game)[0])  # the safest route, written down in secret
+    assert game.d["phase"] == "combat-move"  # nothing sails yet: the attack waits for the next income
+    at(game, "british", "income")
     bank = game.d["bank"]["british"]
     game.settle()
+    write_convoys(game)
     assert len(game.d["battle"]["dice"]) == 1  # the safest route passes one submarine
     labels = roll(game, 3)
+    while game.d["battle"] is not None and game.d["battle"].get("kind") == "convoy-route":
+        choose(game, "british", options(game)[0])
     assert "sz-38 attacks british's convoy: hits on 3 or less" in labels[0]
     uk_safe = sum(
         game.module.territories[t].ipc or 0
@@ -247,6 +269,7 @@ def test_desert_upkeep_is_paid_from_income() -> None:
     at(game, "germans", "income")
     bank = game.d["bank"]["germans"]
     game.settle()
+    write_convoys(game)
     assert game.d["bank"]["germans"] == bank + 40 - 3
 
 
@@ -263,12 +286,14 @@ def test_three_combat_cycles_interrupt_production() -> None:
     at(game, "russians", "income")
     bank = game.d["bank"]["russians"]
     game.settle()
+    write_convoys(game)
     assert game.d["bank"]["russians"] == bank + 24 - 1 and game.d["aarhe"]["cycles"] == {}
     game.d["aarhe"]["cycles"] = {"karelia-ssr": 3}
     game.d["techs"]["russians"] = ["underground-factory"]
     at(game, "russians", "income")
     bank = game.d["bank"]["russians"]
     game.settle()
+    write_convoys(game)
     assert game.d["bank"]["russians"] == bank + 24
 
 
@@ -325,6 +350,7 @@ def test_economic_attacks_cut_the_next_income_and_a_capitals_excess_comes_off_th
     assert game.d["aarhe"]["damage"]["western-europe"] == 6  # not below 0, no capital: no excess
     at(game, "british", "income")
     game.settle()
+    write_convoys(game)
     assert (
         game.d["bank"]["british"] == bank - 3 + 30 - 8 and "united-kingdom" not in game.d["aarhe"]["damage"]
     )
@@ -363,6 +389,7 @@ def test_lend_lease_sails_on_a_transport_and_adds_to_the_receivers_next_income()
     at(game, "russians", "income")
     bank = game.d["bank"]["russians"]
     game.settle()
+    write_convoys(game)
     assert game.d["bank"]["russians"] == bank + 24 + 6
 
 

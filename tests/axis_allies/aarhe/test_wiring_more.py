@@ -4,7 +4,7 @@ the units moving into or out of the interdicted place (S3:L230)."""
 
 from __future__ import annotations
 
-from tests.axis_allies.aarhe.helpers import at, fresh
+from tests.axis_allies.aarhe.helpers import at, fresh, write_convoys
 from tests.axis_allies.game_helpers import choose, options, put, roll
 
 from grandstrategy.axis_allies.aarhe import support
@@ -26,6 +26,7 @@ def _interdict_west_russia(bomb: int) -> AAGame:
     put(game, "west-russia", ("germans", "infantry", 2))
     put(game, "belorussia", ("germans", "infantry", 3))
     game.settle()  # the income is banked; combat move begins with the enemy's declarations
+    write_convoys(game)
     assert (game.d["phase"], game.to_act()) == ("combat-move", "russians")
     assert options(game) == [
         "interdict sz-16 with 1 bomber from caucasus",
@@ -100,6 +101,7 @@ def test_the_heuristic_bot_declines_interdiction() -> None:
     put(game, "caucasus", ("russians", "bomber", 1))
     put(game, "west-russia", ("germans", "infantry", 2))
     game.settle()
+    write_convoys(game)
     assert policy_choose(game, "russians", options(game)) == "done"
 
 
@@ -186,6 +188,7 @@ def test_a_nuclear_attack_cuts_income_for_good_and_strikes_the_picked_group() ->
     at(plain, "russians", "income")
     before, plain_before = game.d["bank"]["russians"], plain.d["bank"]["russians"]
     game.settle()
+    write_convoys(game)
     plain.settle()
     assert (plain.d["bank"]["russians"] - plain_before) - (game.d["bank"]["russians"] - before) == 3
 

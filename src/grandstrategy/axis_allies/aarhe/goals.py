@@ -1,9 +1,12 @@
 """National goals (S3:L250-252): which of its goals each nation has met when the game ends.
 
-The optional National Victory has each player pick three goals in secret before play; the engine
-keeps all information open, so it reports every goal each nation met, and with the option
-``national_victory`` names the nations that met three or more (docs/decisions.md). Goals about
-the whole game (never lost, captured, income reached) read a history the turn keeps in
+The end of the game reports every goal each nation met. With the optional National Victory
+(``national_victory``) each nation first writes down three of its goals in secret, before play:
+a step of the variant's machine in ``d["battle"]`` (``"kind": "goal-pick"``), nation after
+nation, one ``pick GOAL`` at a time. It is a secret decision (:meth:`GameState.private_decision`):
+the picks stay out of the other seats' views until the game is over (:func:`redact`), and a
+nation wins its National Victory when every goal it picked is met (docs/decisions.md). Goals
+about the whole game (never lost, captured, income reached) read a history the turn keeps in
 ``d["aarhe"]["history"]``.
 """
 
@@ -13,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from grandstrategy.axis_allies.aarhe.neutrals import territory_income
 from grandstrategy.axis_allies.aarhe.tables import Goal, Part, Tables
+from grandstrategy.core.view import HIDDEN
 
 if TYPE_CHECKING:
     from grandstrategy.axis_allies.game.board import Board
@@ -128,3 +132,68 @@ def goals_met(game: AAGame, tables: Tables) -> dict[str, list[str]]:
         if met(game, tables, goal):
             result.setdefault(goal.nation, []).append(goal.id)
     return result
+
+
+# ---- the secret pick (National Victory, S3:L250) -----------------------------------------------
+
+KIND = "goal-pick"
+
+
+def open_picks(game: AAGame, tables: Tables) -> None:
+    """Before play: ask each nation with goals, in turn order, to write down its picks."""
+    nations = [p for p in game.order if any(g.nation == p for g in tables.goals.goals)]
+    game.d["aarhe"]["goal_picks"] = {p: [] for p in nations}
+    game.d["battle"] = {
+        "machine": "aarhe",
+        "kind": KIND,
+        "where": game.capital_name(),
+        "attacker": game.power,
+        "powers": nations,
+        "dice": [],
+        "ask": None,
+        "stage": KIND,
+    }
+    ask_pick(game, tables)
+
+
+def ask_pick(game: AAGame, tables: Tables) -> None:
+    """Ask the next nation still picking for one more goal (``picked`` each, or all it has)."""
+    battle = game.d["battle"]
+    picks: dict[str, list[str]] = game.d["aarhe"]["goal_picks"]
+    while battle["powers"]:
+        nation = battle["powers"][0]
+        left = [g.id for g in tables.goals.goals if g.nation == nation and g.id not in picks[nation]]
+        if left and len(picks[nation]) < tables.goals.picked.value:
+            battle["ask"] = {"who": nation, "kind": KIND, "options": [f"pick {g}" for g in left]}
+            return
+        battle["powers"].pop(0)
+    game.log("every nation has written down its national goals in secret")
+    game.d["battle"] = None
+
+
+def answer_pick(game: AAGame, tables: Tables, option: str) -> None:
+    """``pick GOAL``: the nation asked writes the goal down."""
+    battle = game.d["battle"]
+    battle["ask"] = None
+    game.d["aarhe"]["goal_picks"][battle["powers"][0]].append(option.split()[1])
+    ask_pick(game, tables)
+
+
+def national_winners(game: AAGame, tables: Tables, met: dict[str, list[str]]) -> list[str]:
+    """The nations whose picked goals are all met (S3:L250)."""
+    picks: dict[str, list[str]] = game.d["aarhe"].get("goal_picks", {})
+    return sorted(n for n, ids in picks.items() if ids and set(ids) <= set(met.get(n, [])))
+
+
+def redact(data: dict[str, Any], seat: str | None) -> None:
+    """Before the end, another nation's picks (and the options it is offered) are hidden."""
+    if data["result"] is not None:
+        return
+    picks = data["aarhe"].get("goal_picks", {})
+    for nation in picks:
+        if nation != seat:
+            picks[nation] = HIDDEN
+    battle = data.get("battle")
+    ask = battle["ask"] if battle is not None and battle.get("kind") == KIND else None
+    if ask is not None and ask["who"] != seat:
+        ask["options"] = []

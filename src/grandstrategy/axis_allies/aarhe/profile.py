@@ -13,13 +13,14 @@ Rules are cited by the variant document's line (``S3:L206``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from grandstrategy.axis_allies.aarhe import (
     atomic,
     bot,
     builds,
     carriage,
+    convoys,
     deployment,
     economy,
     goals,
@@ -72,6 +73,15 @@ class CountedBattles(AarheBattles):
         if battle.get("kind") == interdiction.KIND:
             interdiction.answer(game, option)  # air interdiction missions (S3:L230)
             return
+        if battle.get("kind") in (convoys.KIND, goals.KIND):
+            whole = cast("AAGame", game)  # the engine's state: these steps read its economy
+            if battle["kind"] == convoys.KIND:
+                convoys.answer(whole, option)  # S3:L214: a secret convoy route, zone by zone
+                if game.d["battle"] is None:
+                    turns.bank_income(whole)
+            else:
+                goals.answer_pick(whole, cast(AarheProfile, whole.profile).tables, option)  # S3:L250
+            return
         super().choose(game, option)
         self._count(game, battle)
 
@@ -100,9 +110,10 @@ class AarheProfile(Profile):
     default_max_rounds = 12
 
     phases = turns.PHASES
-    dice_phases = ("combat", "research", "diplomacy", "income", "combat-move", "noncombat-move")
+    dice_phases = ("combat", "research", "diplomacy", "income", "combat-move", "noncombat-move", "purchase")
     """Strait fire (S3:L232), overflight interception (S3:L216) and submarine transit (S3:L218)
-    open a short battle in the move phases; :meth:`problems` allows only such special combats."""
+    open a short battle in the move phases; :meth:`problems` allows only such special combats,
+    and in purchase only the secret goal pick before play (S3:L250)."""
     move_phases = ("combat-move", "noncombat-move")
     holding_phases = ("purchase", "income", "combat-move", "combat", "noncombat-move", "mobilize")
     technologies = ()  # research goes by progress boxes, not the base game's dice (S3:L240)
@@ -325,7 +336,7 @@ class AarheProfile(Profile):
         elif battle.get("diplomacy"):
             turns.after_diplomacy(game, self.tables, battle)
         elif battle.get("convoy"):
-            turns.after_convoy(game, battle)
+            turns.after_convoy(game, self.tables, battle)
         else:
             turns.count_cycles(game, battle)
             return False
@@ -363,6 +374,8 @@ class AarheProfile(Profile):
         battle = game.d["battle"]
         if battle is not None and game.d["phase"] in self.move_phases and "kind" not in battle:
             found.append(f"a battle is open in phase {game.d['phase']}")
+        if battle is not None and game.d["phase"] == "purchase" and battle.get("kind") != goals.KIND:
+            found.append("a battle is open in phase purchase")
         return found
 
     def queue_strait_fire(self, game: AAGame, unit: str, origin: str, target: str) -> None:
@@ -394,6 +407,17 @@ class AarheProfile(Profile):
         """Every battle is the variant's: land and naval cycles (S3:L220-L230)."""
         return BATTLES
 
+    def private_decision(self, game: AAGame) -> bool:
+        """The secret steps: a convoy's route (S3:L214) and the National Victory goals (S3:L250)."""
+        battle = game.d["battle"]
+        return battle is not None and battle.get("kind") in (convoys.KIND, goals.KIND)
+
+    def view(self, game: AAGame, seat: str | None, data: dict[str, Any]) -> dict[str, Any]:
+        """Another seat's convoy routes and goal picks are out of ``seat``'s view."""
+        convoys.redact(data, seat)
+        goals.redact(data, seat)
+        return data
+
     def battle_policy(self, game: AAGame, seat: str, options: list[str]) -> str | None:
         """The heuristic bot in the variant's battles: the documented default choices of the
         variant's odds (:func:`.combat.odds.default_policy`: aim at the costliest, screen the
@@ -409,6 +433,8 @@ class AarheProfile(Profile):
             return land[0] if land else "done"
         if game.d["battle"].get("kind") == interdiction.KIND:
             return bot.interdiction(game, options)  # idle bombers at a worthwhile target
+        if game.d["battle"].get("kind") in (convoys.KIND, goals.KIND):
+            return options[0]  # the safest convoy route; the first goals in the document's order
         retreats = [o for o in options if o.startswith("retreat to ")]
         if "press attack" in options and retreats:
             setup = battle_at(game, game.d["battle"]["where"], opened=True)

@@ -3,17 +3,17 @@
 ``grandstrategy new aa --rules aarhe`` names it too (the family's RULESET-RULES convention).
 Options: those of ``aa-revised`` plus ``victory``: ``city`` (45/55 VCP, the default), ``total``
 (every territory) or ``economic`` (the majority of territory IPCs when ``max_rounds``, the
-winning bid, is reached), S3:L208; ``national_victory`` (false by default): also name the
-nations that met three of their national goals (S3:L250); ``optional_units``,
-``national_builds``, ``national_attacks`` (false by default, AH-O1): the optional rules of
-S3:L248-250 (:mod:`.optional`).
+winning bid, is reached), S3:L208; ``national_victory`` (false by default): each nation picks
+three of its national goals in secret before play, and the nations that met all three are named
+at the end (S3:L250); ``optional_units``, ``national_builds``, ``national_attacks`` (false by
+default, AH-O1): the optional rules of S3:L248-250 (:mod:`.optional`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from grandstrategy.axis_allies.aarhe import optional
+from grandstrategy.axis_allies.aarhe import goals, optional
 from grandstrategy.axis_allies.aarhe.profile import VICTORY_MODES, AarheProfile
 from grandstrategy.axis_allies.game.engine import AAGame
 from grandstrategy.axis_allies.game.ruleset import AARuleSet
@@ -48,6 +48,9 @@ class AarheRuleSet(AARuleSet):
         game.d["aarhe"]["victory"] = mode
         game.d["aarhe"]["national_victory"] = national
         optional.record(game, options)
+        if national:  # S3:L250: the goals are written down in secret before play
+            assert isinstance(game.profile, AarheProfile)
+            goals.open_picks(game, game.profile.tables)
         return game
 
     def state_from_json(self, data: JSONObject) -> AAGame:

@@ -299,6 +299,7 @@ class Region(Row):
 
 class GoalsFile(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+    picked: Value  # goals each nation writes down in secret before play (National Victory)
     regions: list[Region]
     goals: list[Goal]
 

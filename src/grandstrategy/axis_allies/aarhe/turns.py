@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from grandstrategy.axis_allies.aarhe import (
     atomic,
     builds,
+    convoys,
     deployment,
     economy,
     goals,
@@ -272,13 +273,14 @@ def end_round(game: AAGame, tables: Tables) -> None:
 
 
 def add_national_goals(game: AAGame, tables: Tables) -> None:
-    """At the end: each nation's goals met (S3:L250-252) and, with the option, the nations with
-    three or more (National Victory)."""
+    """At the end: each nation's goals met (S3:L250-252) and, with the option, the goals each
+    nation picked before play, revealed, and the nations that met all of them (National Victory)."""
     result = game.d["result"]
     met = goals.goals_met(game, tables)
     result["national_goals"] = met
     if state(game).get("national_victory"):
-        result["national_winners"] = sorted(n for n, ids in met.items() if len(ids) >= 3)
+        result["national_picks"] = {n: list(ids) for n, ids in state(game).get("goal_picks", {}).items()}
+        result["national_winners"] = goals.national_winners(game, tables, met)
 
 
 def territory_ipcs(game: AAGame, tables: Tables, alliance: str) -> int:
@@ -529,15 +531,17 @@ def two_turn_units(tables: Tables) -> set[str]:
 
 def collect_income(game: AAGame, tables: Tables) -> None:
     """Phase 2 (S3:L208, L214-216): the IPCs of the power's territories that it also held at its
-    last Collect Income and that reach a capital it holds; a convoy's IPCs are at risk from the
-    enemy warships on its route (dice), the rest are stored. Desert upkeep is paid from them."""
+    last Collect Income and that reach a capital it holds are stored, less desert upkeep. First the
+    convoy routes written down last time are revealed and the enemy warships on them roll (their
+    hits come off this income); last the power writes down, in secret, the routes of this
+    income's convoys (:mod:`.convoys`)."""
     power = game.power
     aarhe = state(game)
     seen = aarhe["held"].get(power)
     routes = economy.income_routes(game, tables, power)
     safe = neutral_income(game, tables, power)
     forfeited = 0
-    convoys: dict[str, int] = {}
+    convoyed: dict[str, int] = {}
     at_risk = 0
     cycles = aarhe["cycles"]
     sheltered = "underground-factory" in game.techs(power)
@@ -558,19 +562,25 @@ def collect_income(game: AAGame, tables: Tables) -> None:
             safe += value
         else:
             at_risk += value
-            for zone in route:
-                convoys[zone] = convoys.get(zone, 0) + value
+            convoyed[where] = value
     aarhe["held"][power] = sorted(routes)
     for where in routes:
         cycles.pop(where, None)
     if forfeited:
         game.log(f"{forfeited} IPCs blockaded and forfeited")
     upkeep = desert_upkeep(game, tables)
+    sailed = convoys.reveal(game)  # S3:L214: last time's routes, revealed now
     dice = []
-    for zone in sorted(convoys):
+    for zone in sorted(sailed):
         ships = economy.hostile_warships(game, power, zone)
         dice.extend([[f"convoy {zone}", zone, tables.economy.convoy_hit.value]] * ships)
-    turn(game)["income"] = {"safe": safe, "at_risk": at_risk, "upkeep": upkeep, "convoys": convoys}
+    turn(game)["income"] = {
+        "safe": safe,
+        "at_risk": at_risk,
+        "upkeep": upkeep,
+        "convoys": sailed,
+        "convoyed": convoyed,
+    }
     if dice:
         game.d["battle"] = {
             "where": game.capital_name(),
@@ -582,15 +592,23 @@ def collect_income(game: AAGame, tables: Tables) -> None:
             "aa_hits": {},
         }
         return
-    bank_income(game)
+    route_convoys(game, tables)
+
+
+def route_convoys(game: AAGame, tables: Tables) -> None:
+    """The power writes down this income's convoy routes (a secret step, :mod:`.convoys`), then
+    the income is stored."""
+    game.d["battle"] = None
+    if not convoys.start(game, tables, turn(game)["income"]["convoyed"]):
+        bank_income(game)
 
 
 def bank_income(game: AAGame) -> None:
-    """Store the income that survived the convoy attacks, less upkeep; go on to combat move."""
+    """Store the income less the convoy losses and upkeep; go on to combat move."""
     game.d["battle"] = None
     income = turn(game)["income"]
     lost = sum(n for side, n in income.pop("losses", {}).items())
-    total = max(0, income["safe"] + income["at_risk"] - min(lost, income["at_risk"]) - income["upkeep"])
+    total = max(0, income["safe"] + income["at_risk"] - lost - income["upkeep"])
     game.d["bank"][game.power] += total
     goals.record_income(game, game.power, total)
     game.log(f"collects {total} IPCs" + (f" ({lost} lost to convoy attacks)" if lost else ""))
@@ -598,15 +616,16 @@ def bank_income(game: AAGame) -> None:
     turn(game)["interdiction_due"] = True  # S3:L230: the enemy may interdict before any move
 
 
-def after_convoy(game: AAGame, battle: dict[str, Any]) -> None:
-    """Each hit sinks 1 IPC of the convoys in its zone (no more than passes there, S3:L214)."""
+def after_convoy(game: AAGame, tables: Tables, battle: dict[str, Any]) -> None:
+    """Each hit sinks 1 IPC of the convoys in its zone (no more than passed there, S3:L214); then
+    the new routes are written down."""
     income = turn(game)["income"]
     losses = {}
     for side, hits in battle["hits"].items():
         zone = side.split()[1]
         losses[zone] = min(hits, income["convoys"].get(zone, 0))
     income["losses"] = losses
-    bank_income(game)
+    route_convoys(game, tables)
 
 
 def count_cycles(game: AAGame, battle: dict[str, Any]) -> None:

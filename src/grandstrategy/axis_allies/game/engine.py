@@ -164,8 +164,14 @@ class AAGame(Movement, Bids, GameState):
         return copy_json(self.d)  # type: ignore[no-any-return]
 
     def view(self, seat: Seat | None) -> JSONObject:
-        """Everything in Axis & Allies is open information: every seat sees the whole state."""
-        return self.to_json()
+        """Everything in Revised is open information: every seat sees the whole state; a
+        variant's profile takes out what another seat wrote down in secret (:meth:`Profile.view`)."""
+        data: JSONObject = self.profile.view(self, None if seat is None else str(seat), self.to_json())
+        return data
+
+    def private_decision(self) -> bool:
+        """Whether the open decision is a secret one (the profile says; never in Revised)."""
+        return self.d["result"] is None and self.profile.private_decision(self)
 
     def play_groups(self) -> dict[str, list[str]]:
         """The alliances, each with its powers in turn order (a SEATS text may name them)."""

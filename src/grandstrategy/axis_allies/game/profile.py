@@ -202,6 +202,18 @@ class Profile:
         stats = self.stats[unit]
         return stats.bombard or (stats.destroyer and "combined-bombardment" in techs)
 
+    # ---- hidden information --------------------------------------------------------------
+
+    def private_decision(self, game: AAGame) -> bool:
+        """Whether the open decision is secret (only its seat sees the answer): never in
+        Revised, where everything is open; a variant with written-down plans overrides it."""
+        return False
+
+    def view(self, game: AAGame, seat: str | None, data: dict[str, Any]) -> dict[str, Any]:
+        """What ``seat`` may see of the state data ``data`` (a copy, free to change): all of it
+        in Revised; a variant with secrets takes them out for the other seats."""
+        return data
+
     # ---- combat -----------------------------------------------------------------------------
 
     def battle_machine(self) -> BattleMachine | None:
