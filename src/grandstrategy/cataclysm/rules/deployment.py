@@ -9,7 +9,7 @@ a coast it may use (LR 2.2.1, 2.3.3). Each public function builds one
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 
 from grandstrategy.cataclysm.module import Module
 from grandstrategy.cataclysm.rules.deployment_reach import deployment_reach, no_sailing_on, sailable
@@ -96,6 +96,72 @@ def deployment_map(
     return found
 
 
+def deployment_movers(
+    module: Module,
+    state: CataclysmState,
+    units: Iterable[Unit],
+    *,
+    played: bool = False,
+    denied: Mapping[str, Collection[str]] | None = None,
+    first_only: bool = False,
+) -> list[int]:
+    """The ids of the units that could end a deployment somewhere (LR 8.4), in the order given: those
+    for which :func:`deployment_destinations` names an area outside ``denied[unit.power]``;
+    ``first_only`` stops at the first one.
+
+    A deployment's menu needs only whether each unit can move, so the search stops at the first
+    area where the unit may end, the cheapest questions first: empty areas whose answer the
+    position already knows, then occupied areas, then empty areas never asked about.
+    """
+    snap = snapshot(module, state)
+    found: list[int] = []
+    for unit in units:
+        avoiding = frozenset(denied.get(unit.power, ())) if denied else frozenset()
+        if _may_end_somewhere(snap, unit, played, avoiding):
+            found.append(unit.id)
+            if first_only:
+                break
+    return found
+
+
+def _may_end_somewhere(snap: Snapshot, unit: Unit, played: bool, avoiding: frozenset[str]) -> bool:
+    """Whether :func:`_deployment` holds an area outside ``avoiding``, without finding them all."""
+    graph = snap.graph
+    unit_class = graph.unit_class[unit.type]
+    if (unit.type == FORTRESS or unit_class == "logistics") and not played:
+        return False
+    if unit.area not in snap.in_play:
+        return False
+    power, unit_type = unit.power, unit.type
+    naval = unit_class == "naval"
+    coast = unit.coast if naval else None
+    reached = deployment_reach(snap, power, unit_type, unit.area, coast)
+    if avoiding:
+        reached = reached - avoiding
+    areas = snap.module.areas
+
+    def usable(b: str) -> bool:
+        """A naval unit ends in a two-coast area only on a coast it may use (LR 2.2.1, 2.3.3)."""
+        return not naval or not areas[b].coasts or bool(_deployment_coasts(snap, unit, b))
+
+    occupied = snap.occupied()
+    known, allowed = snap.empty_stop_sets(power, graph.stop_kind[unit_type])
+    if any(b not in occupied and usable(b) for b in allowed.intersection(reached)):
+        return True
+    excluded = (unit.id,)
+    for b in reached.intersection(occupied):
+        if stop_allowed(snap, power, unit_type, b, excluded=excluded) and usable(b):
+            return True
+    for b in reached - known - occupied.keys():  # as stops_in_empty does, one area at a time
+        known.add(b)
+        if stop_allowed(snap, power, unit_type, b):
+            allowed.add(b)
+            if usable(b):
+                return True
+    # LR 2.2.1: the other coast of its own area, by sea
+    return coast is not None and unit.area not in avoiding and bool(_deployment_coasts(snap, unit, unit.area))
+
+
 def _deployment(snap: Snapshot, unit: Unit, *, played: bool) -> set[str]:
     """Where the unit may end a deployment (see :func:`deployment_destinations`)."""
     graph = snap.graph
@@ -128,4 +194,10 @@ def may_withdraw(module: Module, state: CataclysmState, unit: Unit) -> bool:
     return unit.area in loc_reach(module, state, unit.power)
 
 
-__all__ = ["deployment_coasts", "deployment_destinations", "deployment_map", "may_withdraw"]
+__all__ = [
+    "deployment_coasts",
+    "deployment_destinations",
+    "deployment_map",
+    "deployment_movers",
+    "may_withdraw",
+]

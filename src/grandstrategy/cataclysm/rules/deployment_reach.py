@@ -26,7 +26,7 @@ def deployment_reach(
     """Where a unit of this power and type could move from ``start``, before occupation limits (LR 8.4).
 
     Besides the position, the search depends only on where enemy units block the way, so it is
-    remembered with the position under those too: units of one power and type standing together
+    remembered with the position under those too: units of one power and class standing together
     search once, and so do the same units in the next states of a deployment.
     """
     graph = snap.graph
@@ -34,7 +34,9 @@ def deployment_reach(
     if unit_class != "naval":
         coast = None  # only a naval unit's coast matters (LR 2.2.1)
     shared = snap.shared_sets()
-    key = ("deployment", power, unit_type, start, coast, snap.blockers(power))
+    # the searches tell unit types apart only by class, and sub packs among naval units (sailable)
+    kind = "submarine" if unit_type == SUBMARINE else unit_class
+    key = ("deployment", power, kind, start, coast, snap.blockers(power))
     found = shared.get(key)
     if found is not None:
         return found

@@ -16,6 +16,7 @@ from grandstrategy.cataclysm.rules.deployment import (
     deployment_coasts,
     deployment_destinations,
     deployment_map,
+    deployment_movers,
     may_withdraw,
 )
 from grandstrategy.cataclysm.rules.entry import (
@@ -48,6 +49,7 @@ __all__ = [
     "deployment_coasts",
     "deployment_destinations",
     "deployment_map",
+    "deployment_movers",
     "friendly_airfields",
     "friendly_port_areas",
     "in_op_range",
