@@ -83,7 +83,7 @@ def deployment_map(
     """:func:`deployment_destinations` for many units at once, sharing one snapshot of the state.
 
     Units with nowhere to go are left out; ``first_only`` stops at the first unit that can move.
-    Units of one power and type standing together share one search.
+    Units of one power and class standing together share one search.
     """
     snap = snapshot(module, state)
     found: dict[int, list[str]] = {}
