@@ -33,6 +33,7 @@ from grandstrategy.cataclysm.rules.movement import (
     deployment_coasts,
     deployment_destinations,
     deployment_map,
+    deployment_movers,
     may_withdraw,
 )
 from grandstrategy.cataclysm.rules.occupation import violations
@@ -194,7 +195,14 @@ def _deployable(game: CataclysmGame, power: str, units: list[int] | None) -> boo
     movers = _movers(game, power, units)
     if any(_may_withdraw(game, unit) for unit in movers):
         return True
-    return bool(_destinations(game, movers, first_only=True))
+    # the first unit that could move decides, its destinations less those denied to it
+    first = deployment_movers(game.module, game.state, movers, first_only=True)
+    if not first:
+        return False
+    denied = {power: denied_areas(game.state, power)}
+    return bool(
+        deployment_movers(game.module, game.state, [u for u in movers if u.id == first[0]], denied=denied)
+    )
 
 
 def _destinations(
@@ -252,7 +260,9 @@ def _deploy(game: CataclysmGame, current: Step) -> None:
     counts = current.get("counts", {})
     movers = [u for u in _movers(game, power, current["units"]) if counts.get(str(u.id), 0) < MOVES_PER_UNIT]
     with frozen(game.state):  # one snapshot for every unit's search
-        can_move = _destinations(game, movers, played=bool(current.get("played")))
+        denied = {power: denied_areas(game.state, power)}
+        played = bool(current.get("played"))
+        can_move = set(deployment_movers(game.module, game.state, movers, played=played, denied=denied))
         for unit in movers:
             if unit.id in can_move:
                 options.append(f"move {unit_label(game, unit)}")

@@ -1,0 +1,227 @@
+"""Deployment reach (LR 8.4, 7.2): every area a unit could move to in a deployment, before the
+occupation limits of where it ends.
+
+Any number of moves, mixing the modes the unit's class may use (LR 7.2). The entry rules of
+:mod:`entry` are applied here to every area at once, outside an operation (no target): what does
+not depend on where units stand is kept with the snapshot's
+:class:`~grandstrategy.cataclysm.rules.map_graph.Position`, and the enemy units in the way are
+taken out per snapshot, so that the searches test membership only. A search's result is remembered
+with the position under everything else it reads, so the next states of a game reuse it.
+"""
+
+from __future__ import annotations
+
+from grandstrategy.cataclysm.module.schema import BaseKind
+from grandstrategy.cataclysm.rules.entry import off_base_coast
+from grandstrategy.cataclysm.rules.occupation import SUBMARINE, Snapshot
+
+WNT = "wnt"
+ISOLATIONISM = "isolationism"
+UNITED_STATES = "united-states"
+
+
+def deployment_reach(
+    snap: Snapshot, power: str, unit_type: str, start: str, coast: str | None
+) -> frozenset[str]:
+    """Where a unit of this power and type could move from ``start``, before occupation limits (LR 8.4).
+
+    Besides the position, the search depends only on where enemy units block the way, so it is
+    remembered with the position under those too: units of one power and class standing together
+    search once, and so do the same units in the next states of a deployment.
+    """
+    graph = snap.graph
+    unit_class = graph.unit_class[unit_type]
+    if unit_class != "naval":
+        coast = None  # only a naval unit's coast matters (LR 2.2.1)
+    shared = snap.shared_sets()
+    # the searches tell unit types apart only by class, and sub packs among naval units (sailable)
+    kind = "submarine" if unit_type == SUBMARINE else unit_class
+    key = ("deployment", power, kind, start, coast, snap.blockers(power))
+    found = shared.get(key)
+    if found is not None:
+        return found
+    if unit_class == "naval":
+        reached = _naval_deployment(snap, power, unit_type, start, coast)
+    elif unit_class == "air":
+        reached = _air_deployment(snap, power, unit_type, start)
+    else:
+        reached = _ground_deployment(snap, power, unit_type, start)
+    reached.discard(start)
+    state = snap.state
+    if WNT in state.markers:
+        reached -= graph.wnt_zone
+    if (
+        power == UNITED_STATES
+        and unit_class in ("land", "logistics")
+        and ISOLATIONISM in state.markers
+        and not snap.belligerent(power)
+    ):
+        homes = graph.homes.get(power, frozenset())
+        reached = {b for b in reached if b in homes or any(owner == power for _, owner in snap.bases(b))}
+    found = shared[key] = frozenset(reached)
+    return found
+
+
+def _remote_held(snap: Snapshot, power: str) -> frozenset[str]:
+    """Remote areas the power controls: the only remote areas its units may enter (LR 2.2.8)."""
+    shared = snap.shared_sets()
+    key = ("remote-held", power)
+    found = shared.get(key)
+    if found is None:
+        found = shared[key] = frozenset(a for a in snap.graph.remote if snap.controller(a) == power)
+    return found
+
+
+def _walkable(snap: Snapshot, power: str) -> frozenset[str]:
+    """Every area :func:`land_entry` lets the power's units enter, with no target."""
+    shared = snap.shared_sets()
+    key = ("walkable", power)
+    found = shared.get(key)
+    if found is None:
+        graph = snap.graph
+        held = (snap.friendly_areas(power) - graph.remote) | _remote_held(snap, power)
+        found = shared[key] = (held & snap.in_play) - graph.sea
+    return found
+
+
+def sailable(snap: Snapshot, power: str, unit_type: str) -> frozenset[str]:
+    """Every area :func:`naval_entry` lets a unit of this type enter outside an operation (range checked)."""
+    graph = snap.graph
+    unit_class = graph.unit_class[unit_type]
+    submarine = unit_type == SUBMARINE
+    key = ("sailable", power, unit_class, "submarine" if submarine else "")
+    found = snap.searches.get(key)
+    if found is None:
+        shared = snap.shared_sets()
+        open_key = ("sailable", power, unit_class)
+        open_areas = shared.get(open_key)
+        if open_areas is None:
+            land = snap.friendly_areas(power)
+            if unit_class != "land":
+                land |= snap.friendly_special_bases(power, BaseKind.NAVAL if unit_class == "naval" else None)
+            allowed = graph.sea | _remote_held(snap, power) | (land - graph.remote)
+            open_areas = shared[open_key] = frozenset(snap.in_naval_range(power)) & snap.in_play & allowed
+        found = open_areas if submarine else open_areas - snap.blockers(power)[0]
+        snap.searches[key] = found
+    return found
+
+
+def _flyable(snap: Snapshot, power: str) -> frozenset[str]:
+    """Every area :func:`air_entry` lets the power's air units enter outside an operation."""
+    key = ("flyable", power)
+    found = snap.searches.get(key)
+    if found is None:
+        shared = snap.shared_sets()
+        open_areas = shared.get(key)
+        if open_areas is None:
+            graph = snap.graph
+            land = snap.friendly_areas(power) | snap.friendly_special_bases(power)
+            allowed = graph.sea | _remote_held(snap, power) | (land - graph.remote)
+            open_areas = shared[key] = snap.in_play & allowed
+        found = snap.searches[key] = open_areas - snap.blockers(power)[1]
+    return found
+
+
+def no_sailing_on(snap: Snapshot, power: str) -> frozenset[str]:
+    """Every area where :func:`naval_onward` stops naval movement, with no target."""
+    shared = snap.shared_sets()
+    key = ("no-sailing-on", power)
+    found = shared.get(key)
+    if found is None:
+        graph = snap.graph
+        passable = graph.special_coastal & snap.friendly_areas(power)
+        found = shared[key] = snap.delay_areas() | (graph.land_type - passable)
+    return found
+
+
+def _naval_deployment(snap: Snapshot, power: str, unit_type: str, start: str, coast: str | None) -> set[str]:
+    graph = snap.graph
+    enters = sailable(snap, power, unit_type)
+    stops = no_sailing_on(snap, power)
+    based = graph.base_coast
+    seen = {start}
+    stack = [start]
+    while stack:
+        here = stack.pop()
+        if here != start and here in stops:
+            continue
+        for there in graph.naval_from(here, coast if here == start else None):
+            if there in based and off_base_coast(snap, power, here, there, None):
+                continue
+            if there in enters and there not in seen:
+                seen.add(there)
+                stack.append(there)
+    return seen
+
+
+def _ground_deployment(snap: Snapshot, power: str, unit_type: str, start: str) -> set[str]:
+    """Land, fortress and logistics units: land movement, and naval movement between coasts."""
+    graph = snap.graph
+    land, naval, sea, coastal = graph.land, graph.naval, graph.sea, graph.coastal
+    walks = _walkable(snap, power)
+    sails = sailable(snap, power, unit_type)
+    delay = snap.delay_areas()
+    seen = {start}
+    stack = [start]
+    while stack:
+        here = stack.pop()
+        if here in delay and here != start:
+            continue
+        if here not in sea:
+            for there in land[here]:
+                if there in walks and there not in seen:
+                    seen.add(there)
+                    stack.append(there)
+        if here in coastal:
+            for there in naval[here]:
+                if there in sails and there not in seen:
+                    seen.add(there)
+                    stack.append(there)
+    return seen
+
+
+_AFIELD, _AIR_SEA, _NAVAL_SEA = 0, 1, 2
+
+
+def _air_deployment(snap: Snapshot, power: str, unit_type: str, start: str) -> set[str]:
+    """Air units: air movement, with at most one sea area in a row crossed by air (LR 7.2).
+
+    The search remembers how the unit entered its current area: over land or a friendly air base
+    (``_AFIELD``), into a bare sea area by air (``_AIR_SEA``), or into one by naval movement
+    (``_NAVAL_SEA``). A sea area crossed by air must sit between two such airfields or land areas.
+    """
+    graph = snap.graph
+    air, naval, coastal = graph.air, graph.naval, graph.coastal
+    flies = _flyable(snap, power)
+    sails = sailable(snap, power, unit_type)
+    bare = graph.sea - snap.airfields(power)
+    delay = snap.delay_areas()
+    seen = {(start, _AFIELD)}
+    stack = [(start, _AFIELD)]
+    while stack:
+        here, how = stack.pop()
+        if here in delay and here != start:
+            continue
+        for there in air[here]:
+            if there not in flies:
+                continue
+            bare_sea = there in bare
+            if bare_sea and how != _AFIELD:
+                continue
+            node = (there, _AIR_SEA if bare_sea else _AFIELD)
+            if node not in seen:
+                seen.add(node)
+                stack.append(node)
+        if how == _AIR_SEA or here not in coastal:
+            continue
+        for there in naval[here]:
+            if there not in sails:
+                continue
+            node = (there, _NAVAL_SEA if there in bare else _AFIELD)
+            if node not in seen:
+                seen.add(node)
+                stack.append(node)
+    return {area_id for area_id, _ in seen}
+
+
+__all__ = ["deployment_reach", "no_sailing_on", "sailable"]

@@ -1,0 +1,76 @@
+"""The deployment menu's short search (LR 8.4): ``deployment_movers`` names exactly the units for which
+``deployment_destinations`` lists an area outside those denied, in states met in seeded games."""
+
+from __future__ import annotations
+
+import pytest
+
+from grandstrategy.cataclysm.engine import CATACLYSM
+from grandstrategy.cataclysm.engine.game import CataclysmGame
+from grandstrategy.cataclysm.module import load_module
+from grandstrategy.cataclysm.rules.frozen import frozen
+from grandstrategy.cataclysm.rules.movement import deployment_destinations, deployment_movers
+from grandstrategy.cataclysm.state import CataclysmState, new_state
+from grandstrategy.core.rng import Rng
+from grandstrategy.core.session import Match
+
+MODULE = load_module()
+
+
+def _expected(state: CataclysmState, power: str, *, played: bool, denied: set[str]) -> list[int]:
+    units = [u for u in state.units if u.power == power]
+    return [u.id for u in units if set(deployment_destinations(MODULE, state, u, played=played)) - denied]
+
+
+def _check_every_power(state: CataclysmState) -> int:
+    """Compare both answers for every power, frozen (as the engine asks) and not; the movers found."""
+    found = 0
+    for power in MODULE.powers:
+        units = [u for u in state.units if u.power == power]
+        for played in (False, True):
+            expected = _expected(state, power, played=played, denied=set())
+            assert deployment_movers(MODULE, state, units, played=played) == expected
+            with frozen(state):
+                assert deployment_movers(MODULE, state, units, played=played) == expected
+            found += len(expected)
+    return found
+
+
+@pytest.mark.parametrize("scenario", ["campaign-1933", "europe-1939"])
+def test_movers_are_the_units_with_a_destination_at_the_start(scenario: str) -> None:
+    assert _check_every_power(new_state(MODULE, scenario)) > 0
+
+
+def test_movers_match_the_destinations_through_a_random_game() -> None:
+    """States of a seeded random game (units moved, wars declared, areas changing hands)."""
+    match = Match(CATACLYSM, seed=3, options={"scenario": "europe-1939"})
+    chooser = Rng(1003)
+    checked = 0
+    for ply in range(900):
+        decision = match.decision()
+        if decision is None:
+            break
+        match.play(decision.seat, decision.legal[chooser.below(len(decision.legal))])
+        if ply % 45 == 0:
+            game = match.state
+            assert isinstance(game, CataclysmGame)
+            checked += _check_every_power(game.state) > 0
+    assert checked >= 10
+
+
+def test_denied_areas_take_a_unit_off_the_menu_only_when_they_are_all_it_has() -> None:
+    state = new_state(MODULE, "europe-1939")
+    unit = next(u for u in state.units if len(deployment_destinations(MODULE, state, u)) >= 2)
+    places = deployment_destinations(MODULE, state, unit)
+    assert deployment_movers(MODULE, state, [unit], denied={unit.power: places}) == []
+    assert deployment_movers(MODULE, state, [unit], denied={unit.power: places[1:]}) == [unit.id]
+    assert deployment_movers(MODULE, state, [unit], denied={"no-such-power": places}) == [unit.id]
+
+
+def test_first_only_stops_at_the_first_unit_that_can_move() -> None:
+    state = new_state(MODULE, "europe-1939")
+    power = "germany"
+    units = [u for u in state.units if u.power == power]
+    every = deployment_movers(MODULE, state, units)
+    assert len(every) >= 2
+    assert deployment_movers(MODULE, state, units, first_only=True) == every[:1]
