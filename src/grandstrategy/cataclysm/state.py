@@ -86,6 +86,10 @@ class CataclysmState:
     the powers with an Influence offensive there; ``chinese_armies`` maps a Chinese country to the
     faction of the army in it (``gmd`` or ``chicom``) and ``chinese_aid`` to the aid attached to
     that army; ``ccw_winner`` is the faction that won the Chinese Civil War, once it has ended.
+
+    ``cubes`` maps an area to its holders and their cubes, in the order they came. Copies share
+    those per-area dicts (:meth:`clone`), so they are never changed in place: a change puts a new
+    dict in the area's place (or removes the area).
     """
 
     module_id: str
@@ -206,7 +210,7 @@ class CataclysmState:
         data["_own"] = {}
         data["maps"] = list(self.maps)
         data["powers"] = {power: line.clone() for power, line in self.powers.items()}
-        data["cubes"] = {area: held.copy() for area, held in self.cubes.items()}
+        data["cubes"] = self.cubes.copy()  # each area's holders are shared: see the class docstring
         data["cup"] = self.cup.copy()
         data["markers"] = self.markers.copy()
         data["special_bases"] = self.special_bases.copy()
