@@ -345,9 +345,11 @@ def _operation_options(
     for unit in mine:
         candidates.update(e.target for e in module.neighbors(unit.area))
         candidates.add(unit.area)
-    if any(u.type in (*FLEETS, *AIR) for u in mine):
-        candidates.update(a for a in module.in_play_ids(state.maps))
-    elif left >= 2:
+    # where a naval or air unit could reach at all: activatable asks no other unit of these
+    for unit in mine:
+        if unit.type in JOINING_TYPES["naval"] or unit.type in AIR:
+            candidates.update(_plain_reach(module, unit))
+    if left >= 2:
         candidates.update(_invasion_reach(game, [u for u in mine if u.type in ARMIES]))
     surprise_modes = [False, True] if may_surprise(game, power) else [False]
     opposing_units = {u.area for u in state.units if opposing(game, power, u.power)}
