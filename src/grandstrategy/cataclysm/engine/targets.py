@@ -341,16 +341,7 @@ def _operation_options(
     mine = [u for u in state.units if u.power == power and u.id not in deployed]
     if not mine:
         return []
-    candidates: set[str] = set()
-    for unit in mine:
-        candidates.update(e.target for e in module.neighbors(unit.area))
-        candidates.add(unit.area)
-    # where a naval or air unit could reach at all: activatable asks no other unit of these
-    for unit in mine:
-        if unit.type in JOINING_TYPES["naval"] or unit.type in AIR:
-            candidates.update(_plain_reach(module, unit))
-    if left >= 2:
-        candidates.update(_invasion_reach(game, [u for u in mine if u.type in ARMIES]))
+    candidates = _candidate_targets(game, mine, left)
     surprise_modes = [False, True] if may_surprise(game, power) else [False]
     opposing_units = {u.area for u in state.units if opposing(game, power, u.power)}
     partner = {"germany": "italy", "italy": "germany"}.get(power)
@@ -483,6 +474,34 @@ def _defender_sieve(game: CataclysmGame, powers: list[str]) -> Callable[[str], b
         return special is not None and special.owner in wanted
 
     return may_defend
+
+
+def _candidate_targets(game: CataclysmGame, mine: list[Unit], left: int) -> set[str]:
+    """Every area one of ``mine`` (a power's units) could join an operation against with ``left``
+    military actions, or more: its own and neighbouring areas, where a naval or air unit could
+    reach on the bare map (:func:`activatable` asks no other unit of these), and with two actions
+    the areas an invasion could reach."""
+    module = game.module
+    candidates: set[str] = set()
+    for unit in mine:
+        candidates.update(e.target for e in module.neighbors(unit.area))
+        candidates.add(unit.area)
+        if unit.type in JOINING_TYPES["naval"] or unit.type in AIR:
+            candidates.update(_plain_reach(module, unit))
+    if left >= 2:
+        candidates.update(_invasion_reach(game, [u for u in mine if u.type in ARMIES]))
+    return candidates
+
+
+def could_meet(game: CataclysmGame, power: str, against: list[str]) -> bool:
+    """False when no operation of one military action by ``power`` could have a power of
+    ``against`` as its primary defender, whatever the wars: no area its units could join an
+    operation against (:func:`_candidate_targets`) is one where such a power has units, control
+    or a base (:func:`_defender_sieve`). Neither reads the wars, so a declaration of war's trial
+    (LR 6.2) may be skipped when this is False; True promises nothing."""
+    mine = [u for u in game.state.units if u.power == power]
+    may_defend = _defender_sieve(game, against)
+    return any(may_defend(area) for area in _candidate_targets(game, mine, 1))
 
 
 def _invasion_reach(game: CataclysmGame, armies: list[Unit]) -> set[str]:
