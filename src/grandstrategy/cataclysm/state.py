@@ -183,7 +183,7 @@ class CataclysmState:
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"not a Cataclysm state: {error}") from None
 
-    def clone(self, *, share_units: bool = False) -> CataclysmState:
+    def clone(self, *, share_units: bool = False, keep_log: bool = True) -> CataclysmState:
         """An independent copy, field by field; lists of strings are copied shallowly.
 
         Built without ``dataclasses.replace`` (which is slow): fields not named here are immutable
@@ -192,6 +192,8 @@ class CataclysmState:
         ``CataclysmGame.fork``) they are copied on write instead: the copy and this state share
         the unit objects, and whichever changes a unit first replaces it with its own copy
         (:meth:`unit_to_change`); a unit object held from this state may then be left behind.
+        Without ``keep_log`` the copy's log starts empty (a look-ahead: no rule reads the log, and
+        copying a long one for every option tried is a cost the look-ahead need not pay).
         """
         data = self.__dict__.copy()
         make = object.__new__
@@ -232,7 +234,7 @@ class CataclysmState:
         data["influence"] = {area: list(owners) for area, owners in self.influence.items()}
         data["chinese_armies"] = self.chinese_armies.copy()
         data["chinese_aid"] = {area: list(aid) for area, aid in self.chinese_aid.items()}
-        data["log"] = self.log.copy()
+        data["log"] = self.log.copy() if keep_log else []
         new = make(CataclysmState)
         new.__dict__ = data
         return new
