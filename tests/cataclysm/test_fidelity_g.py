@@ -59,8 +59,10 @@ def surrendered_earlier(game: CataclysmGame, power: str) -> None:
     state.powers[power].active = False
     state.units = [u for u in state.units if u.power != power]
     for area_id in list(state.cubes):
-        state.cubes[area_id].pop(power, None)
-        if not state.cubes[area_id]:
+        left = {p: n for p, n in state.cubes[area_id].items() if p != power}  # never in place
+        if left:
+            state.cubes[area_id] = left
+        else:
             del state.cubes[area_id]
 
 

@@ -86,6 +86,10 @@ class CataclysmState:
     the powers with an Influence offensive there; ``chinese_armies`` maps a Chinese country to the
     faction of the army in it (``gmd`` or ``chicom``) and ``chinese_aid`` to the aid attached to
     that army; ``ccw_winner`` is the faction that won the Chinese Civil War, once it has ended.
+
+    ``cubes`` maps an area to its holders and their cubes, in the order they came. Copies share
+    those per-area dicts (:meth:`clone`), so they are never changed in place: a change puts a new
+    dict in the area's place (or removes the area).
     """
 
     module_id: str
@@ -179,7 +183,7 @@ class CataclysmState:
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"not a Cataclysm state: {error}") from None
 
-    def clone(self, *, share_units: bool = False) -> CataclysmState:
+    def clone(self, *, share_units: bool = False, keep_log: bool = True) -> CataclysmState:
         """An independent copy, field by field; lists of strings are copied shallowly.
 
         Built without ``dataclasses.replace`` (which is slow): fields not named here are immutable
@@ -188,6 +192,8 @@ class CataclysmState:
         ``CataclysmGame.fork``) they are copied on write instead: the copy and this state share
         the unit objects, and whichever changes a unit first replaces it with its own copy
         (:meth:`unit_to_change`); a unit object held from this state may then be left behind.
+        Without ``keep_log`` the copy's log starts empty (a look-ahead: no rule reads the log, and
+        copying a long one for every option tried is a cost the look-ahead need not pay).
         """
         data = self.__dict__.copy()
         make = object.__new__
@@ -206,7 +212,7 @@ class CataclysmState:
         data["_own"] = {}
         data["maps"] = list(self.maps)
         data["powers"] = {power: line.clone() for power, line in self.powers.items()}
-        data["cubes"] = {area: held.copy() for area, held in self.cubes.items()}
+        data["cubes"] = self.cubes.copy()  # each area's holders are shared: see the class docstring
         data["cup"] = self.cup.copy()
         data["markers"] = self.markers.copy()
         data["special_bases"] = self.special_bases.copy()
@@ -228,7 +234,7 @@ class CataclysmState:
         data["influence"] = {area: list(owners) for area, owners in self.influence.items()}
         data["chinese_armies"] = self.chinese_armies.copy()
         data["chinese_aid"] = {area: list(aid) for area, aid in self.chinese_aid.items()}
-        data["log"] = self.log.copy()
+        data["log"] = self.log.copy() if keep_log else []
         new = make(CataclysmState)
         new.__dict__ = data
         return new

@@ -283,23 +283,44 @@ def cataclysm_value(game: CataclysmGame, ideology: str) -> float:
         value += 40.0 if state.result.get("winner") == ideology else -40.0
     elif winner(raw).value == ideology:
         value += 1.5
+    facts, stability_value = _value_tables(module)
     for power, line in state.powers.items():
-        spec = module.powers[power]
+        side, flags, offensives, cards = facts[power]
         if not line.active:
             strength = -8.0
         else:
-            card = spec.status_card[line.commitment]
-            counters = spec.counters
+            card = cards[line.commitment]
             effective = max(1, card.effectiveness - 1) if line.effectiveness_reduced else card.effectiveness
             strength = (
-                _STABILITY_VALUE.get(line.stability.value, -1.0)
+                stability_value[line.stability]
                 + 0.3 * effective
-                + 0.6 * (counters.flags - line.available_flags)
-                + 0.1 * (counters.offensives - line.available_offensives)
+                + 0.6 * (flags - line.available_flags)
+                + 0.1 * (offensives - line.available_offensives)
                 + 0.1 * sum(line.failed_actions.values())
             )
-        value += strength if spec.ideology.value == ideology else -0.4 * strength
+        value += strength if side == ideology else -0.4 * strength
     return value
+
+
+_VALUE_TABLES: dict[int, tuple[Any, tuple[dict[str, tuple[str, int, int, Any]], dict[Any, float]]]] = {}
+""":func:`_value_tables` by module (its id, with the module held so the id is not reused)."""
+
+
+def _value_tables(module: Any) -> tuple[dict[str, tuple[str, int, int, Any]], dict[Any, float]]:
+    """What :func:`cataclysm_value` reads of the module, per power: its ideology's name, its flags
+    and offensives, its status cards; and the value of each stability level. Worked out once."""
+    hit = _VALUE_TABLES.get(id(module))
+    if hit is not None and hit[0] is module:
+        return hit[1]
+    from grandstrategy.cataclysm.module.schema import Stability
+
+    facts = {
+        power: (spec.ideology.value, spec.counters.flags, spec.counters.offensives, spec.status_card)
+        for power, spec in module.powers.items()
+    }
+    stability = {level: _STABILITY_VALUE.get(level.value, -1.0) for level in Stability}
+    _VALUE_TABLES[id(module)] = (module, (facts, stability))
+    return facts, stability
 
 
 def position_value(state: GameState, seat: str) -> float:

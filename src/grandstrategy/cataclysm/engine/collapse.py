@@ -250,9 +250,12 @@ def _surrender_remove(game: CataclysmGame, current: Step) -> None:
     ]
     freed = _liberation_flags(game, power, sorted(a for a, held in state.cubes.items() if held.get(power)))
     for area_id in list(state.cubes):
-        state.cubes[area_id].pop(power, None)
-        if not state.cubes[area_id]:
+        held = state.cubes[area_id]  # never changed in place (shared with copies of the state)
+        left = {p: n for p, n in held.items() if p != power} if power in held else held
+        if not left:
             del state.cubes[area_id]
+        elif left is not held:
+            state.cubes[area_id] = left
     for key, owner in state.base_owners.items():
         if owner == power:  # its base marker goes: an active printed owner's roundel shows again (LR 2.3.2)
             state.base_owners[key] = _printed_owner(game, key, power)

@@ -192,10 +192,9 @@ def _pact_result(game: CataclysmGame, current: Step) -> None:
         change_control(game, area_id, owner)  # the area is its owner's again (LR 2.2.3)
         game.then(*retreat_steps(game, leaving, "crisis: the country drops its controller"))
         return
-    if current.get("every"):
-        cubes.clear()
-    cubes.pop(current["holder"], None)
-    if not cubes:
+    if left:  # a new dict: copies of the state share the area's old one
+        state.cubes[area_id] = left
+    else:
         state.cubes.pop(area_id, None)
     sweep(game)  # then any other unit that may no longer stay, e.g. a logistics unit (LR 2.2.4, 7.1.4)
     game.then(*retreat_steps(game, leaving, "crisis: the country drops its controller"))

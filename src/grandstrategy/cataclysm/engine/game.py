@@ -194,12 +194,13 @@ class CataclysmGame(GameState):
         """A copy for a bot's look-ahead: like :meth:`clone`, but the units are copied on write
         (``CataclysmState.clone(share_units=True)``): a unit object taken from either game is
         left behind once that game changes the unit (read units again from ``state.units``).
-        Cheaper when, as in a look-ahead, most copies move few units."""
+        Cheaper when, as in a look-ahead, most copies move few units. The copy's log starts
+        empty: it holds only what happens in the look-ahead (no rule reads the log)."""
         return self._copy_game(share_units=True)
 
     def _copy_game(self, *, share_units: bool) -> CataclysmGame:
         pending = _copy(self.pending) if self.pending is not None else None
-        state = self.state.clone(share_units=share_units)
+        state = self.state.clone(share_units=share_units, keep_log=not share_units)
         game = CataclysmGame(self.module, state, [_copy(step) for step in self.stack], pending)
         stashed = self._outcomes
         if pending is not None and stashed is not None and stashed[0] is self.pending:

@@ -23,6 +23,7 @@ from grandstrategy.cataclysm.engine.machine import Step, step
 from grandstrategy.cataclysm.engine.military import any_military_action
 from grandstrategy.cataclysm.engine.operations import operation_options
 from grandstrategy.cataclysm.engine.posture import change_posture, posture_options, posture_penalty
+from grandstrategy.cataclysm.engine.targets import could_meet
 from grandstrategy.cataclysm.engine.war_start import make_war, may_declare_war, start_war
 from grandstrategy.cataclysm.module.schema import (
     AreaType,
@@ -110,6 +111,8 @@ def war_declarations(game: CataclysmGame, power: str) -> list[str]:
             groups += [list(c) for c in combinations(targets, size)]
     options = []
     for targets in groups:
+        if not could_meet(game, power, targets):
+            continue  # no operation could follow, at war or not: no need to try it
         trial = game.clone()
         trial.state.log = []
         make_war(trial, [(power, t) for t in targets])

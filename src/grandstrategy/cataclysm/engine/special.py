@@ -77,8 +77,9 @@ def resolve(game: CataclysmGame, power: str, action: str) -> None:
         flip_rhineland(game)
     elif action == "abyssinian-adventure":
         state.markers.remove("abyssinian-adventure")
-        held = state.cubes.setdefault("rome", {})
+        held = dict(state.cubes.get("rome", {}))  # a new dict: copies of the state share the old one
         held["italy"] = held.get("italy", 0) + 1
+        state.cubes["rome"] = held
         game.note("Italy's Abyssinian Adventure: the Rome limited resource and an Italian cube go to Rome")
         _provoke(game, "italy", ["france", "united-kingdom"], "Abyssinian Adventure")
     elif action == "end-us-japan-trade":

@@ -8,6 +8,7 @@ augmentation, supply, movement, support) are in :mod:`operations`, combat in :mo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from grandstrategy.cataclysm.engine.common import (
@@ -15,6 +16,7 @@ from grandstrategy.cataclysm.engine.common import (
 )
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.module.schema import AreaType, Commitment, Ideology
+from grandstrategy.cataclysm.module.world import Module
 from grandstrategy.cataclysm.rules.control import (
     allied,
     at_war,
@@ -26,6 +28,7 @@ from grandstrategy.cataclysm.rules.control import (
 )
 from grandstrategy.cataclysm.rules.frozen import frozen, memo_of
 from grandstrategy.cataclysm.rules.movement import (
+    RANGE,
     friendly_airfields,
     friendly_port_areas,
     in_op_range,
@@ -138,6 +141,19 @@ def valid_target(
     that every kind of operation reads, so a menu works them out once per target and mode.
     """
     facts = _target_facts(game, power, target, surprise, memo if memo is not None else {})
+    return _valid_for(game, power, kind, variant, target, surprise, facts)
+
+
+def _valid_for(
+    game: CataclysmGame,
+    power: str,
+    kind: str,
+    variant: str | None,
+    target: str,
+    surprise: bool,
+    facts: _TargetFacts | None,
+) -> bool:
+    """:func:`valid_target` once the target's facts (:func:`_target_facts`) are known."""
     if facts is None:
         return False
     area, hostile_holder, units, classes = facts
@@ -242,11 +258,47 @@ def activatable(game: CataclysmGame, op: dict[str, Any], unit: Unit) -> str | No
     else:
         if unit.type not in AIR or unit.area not in friendly_airfields(module, state, unit.power):
             return None
+    if target not in _plain_reach(module, unit):
+        return None  # beyond even extended range on the bare map: no search needed
     if in_op_range(module, state, unit, target):
         return "in range"
     if in_op_range(module, state, unit, target, extended=True):
         return "extended range"
     return None
+
+
+_PLAIN_REACH: dict[tuple[int, str, str, str | None], frozenset[str]] = {}
+""":func:`_plain_reach` by module (its id; modules are kept alive by ``graph_of``), unit type,
+area and coast."""
+
+
+def _plain_reach(module: Module, unit: Unit) -> frozenset[str]:
+    """Areas within the naval or air unit's extended range (LR 7.3.3) by the steps its operation
+    movement may take on the bare map, whoever holds or blocks them: a superset of what
+    :func:`in_op_range` admits in either range, so a target outside it needs no search. It reads
+    only the map, so it is kept for the life of the module."""
+    key = (id(module), unit.type, unit.area, unit.coast)
+    found = _PLAIN_REACH.get(key)
+    if found is None:
+        graph = graph_of(module)
+        naval = graph.unit_class[unit.type] == "naval"
+        reached = {unit.area}
+        frontier = [unit.area]
+        for _ in range(RANGE.get(unit.type, 0) + 1):
+            following = []
+            for here in frontier:
+                onward = (
+                    graph.naval_from(here, unit.coast if here == unit.area else None)
+                    if naval
+                    else graph.air[here]
+                )
+                for there in onward:
+                    if there not in reached:
+                        reached.add(there)
+                        following.append(there)
+            frontier = following
+        found = _PLAIN_REACH[key] = frozenset(reached)
+    return found
 
 
 def _powers_to_fight(game: CataclysmGame, op: dict[str, Any]) -> set[str]:
@@ -289,14 +341,7 @@ def _operation_options(
     mine = [u for u in state.units if u.power == power and u.id not in deployed]
     if not mine:
         return []
-    candidates: set[str] = set()
-    for unit in mine:
-        candidates.update(e.target for e in module.neighbors(unit.area))
-        candidates.add(unit.area)
-    if any(u.type in (*FLEETS, *AIR) for u in mine):
-        candidates.update(a for a in module.in_play_ids(state.maps))
-    elif left >= 2:
-        candidates.update(_invasion_reach(game, [u for u in mine if u.type in ARMIES]))
+    candidates = _candidate_targets(game, mine, left)
     surprise_modes = [False, True] if may_surprise(game, power) else [False]
     opposing_units = {u.area for u in state.units if opposing(game, power, u.power)}
     partner = {"germany": "italy", "italy": "germany"}.get(power)
@@ -317,6 +362,8 @@ def _operation_options(
         return holder is not None and holder in module.powers and opposing(game, power, holder)
 
     memo: dict[tuple[object, ...], Any] = {}
+    joiners: dict[str, list[Unit]] = {}
+    defended = _defender_sieve(game, against) if against is not None else None
 
     def joins(op: dict[str, Any], unit: Unit) -> bool:
         """:func:`activatable` for one of the power's own units not yet deployed: for those it reads
@@ -330,24 +377,38 @@ def _operation_options(
 
     def any_joins(op: dict[str, Any], types: tuple[str, ...] | None) -> bool:
         """Whether one of the power's units (of ``types``, if given) could join: once per target,
-        kind and variant, for both surprise modes."""
+        kind and variant, for both surprise modes. Only the units of the kind's
+        :func:`_possible_joiners` are asked: :func:`activatable` refuses every other."""
         key = ("any", op["target"], op["kind"], op["variant"], types)
         found = memo.get(key)
         if found is None:
-            found = memo[key] = any(joins(op, u) for u in mine if types is None or u.type in types)
+            kind = op["kind"]
+            if kind not in joiners:
+                joiners[kind] = _possible_joiners(game, kind, mine)
+            found = memo[key] = any(joins(op, u) for u in joiners[kind] if types is None or u.type in types)
         return bool(found)
 
+    kinds = [
+        (label, kind, variant)
+        for label, (kind, variant) in KINDS.items()
+        if any(u.type in JOINING_TYPES[kind] for u in mine) and not (variant == "invasion" and left < 2)
+    ]
+    if not kinds:
+        return []
     options: list[str] = []
     for target in sorted(candidates):
+        if defended is not None and not defended(target):
+            continue  # no power of ``against`` could be the primary defender (LR 6.2)
         if not worth_a_look(target):
             continue
-        for label, (kind, variant) in KINDS.items():
-            if variant == "invasion" and left < 2:
-                continue
+        facts = [_target_facts(game, power, target, surprise, memo) for surprise in surprise_modes]
+        if not any(facts):
+            continue
+        for label, kind, variant in kinds:
             for surprise in surprise_modes:
                 if surprise and variant == "invasion":
                     continue  # LR 9.3.2: an invasion is never a surprise attack
-                if not valid_target(game, power, kind, variant, target, surprise=surprise, memo=memo):
+                if not _valid_for(game, power, kind, variant, target, surprise, facts[surprise]):
                     continue
                 op = _new_op(power, kind, variant, target, surprise, left, deployed)
                 if against is not None and not any(  # LR 6.2: a DOW target may be the primary defender
@@ -365,6 +426,82 @@ def _operation_options(
                 if first:
                     return options
     return options
+
+
+JOINING_TYPES: dict[str, tuple[str, ...]] = {"land": ARMIES, "naval": (*FLEETS, "strategic-air"), "air": AIR}
+"""The unit types :func:`activatable` lets join each kind of operation (LR 9.3-9.5)."""
+
+
+def _possible_joiners(game: CataclysmGame, kind: str, mine: list[Unit]) -> list[Unit]:
+    """The power's own units that :func:`activatable` could let join this kind of operation, by
+    what they are and where they stand alone (LR 9.3-9.5): armies for land operations, fleets in
+    friendly ports and strategic air forces at friendly airfields for naval ones, air forces at
+    friendly airfields for air ones; range and target are asked later, unit by unit."""
+    module, state = game.module, game.state
+    if kind == "land":
+        return [u for u in mine if u.type in ARMIES]
+    ports: set[str] | None = None
+    airfields: set[str] | None = None
+    found = []
+    for unit in mine:  # all of one power
+        if unit.type in FLEETS and kind == "naval":
+            if ports is None:
+                ports = friendly_port_areas(module, state, unit.power)
+            if unit.area in ports:
+                found.append(unit)
+        elif unit.type in JOINING_TYPES[kind]:
+            if airfields is None:
+                airfields = friendly_airfields(module, state, unit.power)
+            if unit.area in airfields:
+                found.append(unit)
+    return found
+
+
+def _defender_sieve(game: CataclysmGame, powers: list[str]) -> Callable[[str], bool]:
+    """Whether one of ``powers`` could be the primary defender in an area
+    (:func:`primary_defender_candidates`): it has units there, controls the area, or owns a base
+    there (a printed one or a special British base). A cheap first sieve for the menu of the one
+    operation a declaration of war gives (LR 6.2)."""
+    module, state = game.module, game.state
+    wanted = set(powers)
+    present = {u.area for u in state.units if u.power in wanted}
+    present.update(key.partition("#")[0] for key, owner in state.base_owners.items() if owner in wanted)
+
+    def may_defend(area_id: str) -> bool:
+        if area_id in present or controller(module, state, area_id) in wanted:
+            return True
+        special = module.area(area_id).special_base
+        return special is not None and special.owner in wanted
+
+    return may_defend
+
+
+def _candidate_targets(game: CataclysmGame, mine: list[Unit], left: int) -> set[str]:
+    """Every area one of ``mine`` (a power's units) could join an operation against with ``left``
+    military actions, or more: its own and neighbouring areas, where a naval or air unit could
+    reach on the bare map (:func:`activatable` asks no other unit of these), and with two actions
+    the areas an invasion could reach."""
+    module = game.module
+    candidates: set[str] = set()
+    for unit in mine:
+        candidates.update(e.target for e in module.neighbors(unit.area))
+        candidates.add(unit.area)
+        if unit.type in JOINING_TYPES["naval"] or unit.type in AIR:
+            candidates.update(_plain_reach(module, unit))
+    if left >= 2:
+        candidates.update(_invasion_reach(game, [u for u in mine if u.type in ARMIES]))
+    return candidates
+
+
+def could_meet(game: CataclysmGame, power: str, against: list[str]) -> bool:
+    """False when no operation of one military action by ``power`` could have a power of
+    ``against`` as its primary defender, whatever the wars: no area its units could join an
+    operation against (:func:`_candidate_targets`) is one where such a power has units, control
+    or a base (:func:`_defender_sieve`). Neither reads the wars, so a declaration of war's trial
+    (LR 6.2) may be skipped when this is False; True promises nothing."""
+    mine = [u for u in game.state.units if u.power == power]
+    may_defend = _defender_sieve(game, against)
+    return any(may_defend(area) for area in _candidate_targets(game, mine, 1))
 
 
 def _invasion_reach(game: CataclysmGame, armies: list[Unit]) -> set[str]:

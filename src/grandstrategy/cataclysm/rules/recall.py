@@ -21,14 +21,20 @@ from grandstrategy.cataclysm.state import CataclysmState
 Fields = tuple[Any, ...]
 
 
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+"""Types copied as they are (immutable): :func:`_copy` does not descend into them."""
+
+
 def _copy(value: Any) -> Any:
-    """A copy of JSON-like data (dicts, lists, tuples of them, scalars), equal to the original."""
+    """A copy of JSON-like data (dicts, lists, tuples of them, scalars), equal to the original.
+
+    Strings and numbers (most of the items) are taken as they are without a call per item."""
     if isinstance(value, dict):
-        return {key: _copy(item) for key, item in value.items()}
+        return {key: item if type(item) in _LEAVES else _copy(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [_copy(item) for item in value]
+        return [item if type(item) in _LEAVES else _copy(item) for item in value]
     if isinstance(value, tuple):
-        return tuple(_copy(item) for item in value)
+        return tuple(item if type(item) in _LEAVES else _copy(item) for item in value)
     return value
 
 
