@@ -130,3 +130,24 @@ def test_a_seeded_variant_game_has_heuristic_landings_and_replays_the_same() -> 
     again, _ = _seeded_game(AA_AARHE, 1, "axis=heuristic")
     assert [e.to_json() for e in again.log] == [e.to_json() for e in match.log]  # type: ignore[attr-defined]
     assert again.state_hash() == match.state_hash()
+
+
+def test_the_bot_deploys_an_id_lying_on_its_side_where_it_stands() -> None:
+    # S3:L236: an ID mobilized on its side fires only once deployed; the bot deploys it in place
+    game = fresh()
+    at(game, "russians", "mobilize")
+    game.d["purchased"] = {"aagun": 1}
+    choose(game, "russians", "place aagun russia")
+    at(game, "russians", "noncombat-move")
+    assert policy(game, "russians", options(game)) == "deploy aagun at russia"
+
+
+def test_the_bot_fires_heavy_artillery_into_its_battle_next_door() -> None:
+    # S3:L248 (optional units): heavy artillery next to the power's land battle fires into it
+    game = fresh(optional_units=True)
+    at(game, "germans", "combat-move")
+    game.d["aarhe"]["queue"] = [["germans", "second"]]
+    put(game, "ukraine-ssr", ("germans", "infantry", 1), ("germans", "heavy-artillery", 1))
+    put(game, "caucasus", ("russians", "infantry", 1))
+    choose(game, "germans", "move 1 infantry ukraine-ssr -> caucasus")
+    assert policy(game, "germans", options(game)) == "shell caucasus from ukraine-ssr"

@@ -15,7 +15,12 @@ a short fixed rule, as a pure function of the position (no dice, so a game repla
   factory, no AA gun, not a victory city); never a sea zone (bombers cannot hit ships there);
 - **atomic bomb** (S3:L238): bought when offered (Atomic Weaponry done, the IPCs in the bank)
   and the power has the Heavy Bomber technology to carry it; loaded when ready; dropped on the
-  hostile territory in range worth most (income, then the IPCs of the units there).
+  hostile territory in range worth most (income, then the IPCs of the units there);
+- **IDs on their side** (S3:L236): deployed where they were mobilized, at the first non-combat
+  move that offers it (the IC they stand at is where they protect most);
+- **heavy artillery** (S3:L248, optional units): every heavy artillery next to one of the
+  power's land battles fires into it (it is never a casualty there, so the shot costs nothing
+  but its moves).
 
 The bot buys no research (the base policy passes on research), so it reaches the bomb only by a
 technology it starts with or is handed; the rules above still play it when it does.
@@ -26,6 +31,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from grandstrategy.axis_allies.aarhe import atomic, lendlease, turns
+from grandstrategy.axis_allies.aarhe.deployment import DEPLOY
+from grandstrategy.axis_allies.aarhe.optional import SHELL
 from grandstrategy.axis_allies.game.board import split
 from grandstrategy.core.graph import bfs_distances
 
@@ -46,6 +53,9 @@ def choose(game: AAGame, tables: Tables, options: list[str]) -> str | None:
         lend = [o for o in options if o.startswith("lend-lease ")]
         return min(lend, key=lambda o: (_to_unload(game, tables).get(o.split()[-1], 99), o)) if lend else None
     if phase == "noncombat-move":
+        deploy = [o for o in options if o.startswith(DEPLOY + " ")]
+        if deploy:
+            return deploy[0]
         deliver = [o for o in options if o.startswith("deliver lend-lease ")]
         if deliver:
             return deliver[0]
@@ -58,7 +68,8 @@ def choose(game: AAGame, tables: Tables, options: list[str]) -> str | None:
         strikes = [o for o in options if o.startswith("atomic strike ")]
         if strikes:
             return max(strikes, key=lambda o: (_bomb_value(game, o.split()[2]), o))
-        return None
+        shells = [o for o in options if o.startswith(SHELL + " ")]
+        return shells[0] if shells else None
     if phase == "diplomacy":
         return court(game, tables, options)
     return None
