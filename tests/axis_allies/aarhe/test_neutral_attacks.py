@@ -4,6 +4,7 @@ the closest held capital and defends, and the territory is then land like any ot
 
 from __future__ import annotations
 
+import pytest
 from tests.axis_allies.aarhe.helpers import at, fresh, profile
 from tests.axis_allies.game_helpers import choose, options, put, roll
 
@@ -202,3 +203,30 @@ def test_the_heuristic_bot_does_not_attack_rio_de_oro_for_spains_income() -> Non
     rio = [o for o in options(game) if "rio-de-oro" in o or o == "done"]
     assert rio == ["attack neutral rio-de-oro", "done"]
     assert policy_choose(game, "british", rio) == "done"
+
+
+@pytest.mark.parametrize(("defenders", "offered"), [(2, True), (3, False)])
+def test_a_defence_retreats_into_a_miniature_territory_only_within_its_limit(
+    defenders: int, offered: bool
+) -> None:
+    # S3:L246: a team may not have more than 3 units in a miniature territory, retreats included:
+    # Spain, attacked by Germany, joins the Allies; its British defenders may fall back on
+    # Gibraltar (1 British unit there) only while that keeps 3 or fewer
+    game = fresh()
+    at(game, "germans", "combat-move")
+    game.d["aarhe"]["queue"] = [["germans", "second"]]
+    put(game, "western-europe", ("germans", "armour", 3))
+    choose(game, "germans", "attack neutral spain")
+    put(game, "spain", ("british", "infantry", defenders))
+    put(game, "gibraltar", ("british", "infantry", 1))
+    choose(game, "germans", "move 3 armour western-europe -> spain")
+    choose(game, "germans", "done")
+    while game.to_act() != "germans":  # defensive air support: declined
+        choose(game, game.to_act(), "done")
+    choose(game, "germans", "fight spain")
+    roll(game, *([6] * (3 + defenders)))
+    choose(game, "germans", "press attack")
+    if offered:
+        assert (game.to_act(), options(game)) == ("british", ["hold", "retreat to gibraltar"])
+    else:
+        assert game.to_act() != "british"  # holding is the only answer: no question, next cycle

@@ -982,9 +982,22 @@ class CycleRun:
 
     def defender_havens(self, air: bool) -> list[str]:
         """Where the defence's land units (adjacent friendly land) or aircraft (friendly land
-        within 2) may retreat (S3:L222)."""
+        within 2) may retreat (S3:L222); never into a miniature territory the retreating units
+        would take past the team's limit (S3:L246)."""
         g = self.g
         territories = g.module.territories
+        chooser = self.b["chooser"]
+        going = self.air(False) if air else self.land_units(False)
+
+        def room(t: str) -> bool:
+            if t not in self.t.miniature:
+                return True
+            team = sum(
+                n
+                for s, n in g.units(t).items()
+                if g.friendly(chooser, split(s)[0]) and g.stats[split(s)[1]].combat
+            )
+            return team + going <= self.t.miniature_limit
 
         def passable(t: str) -> bool:
             return not territories[t].impassable or g.owner(t) is not None  # a neutral that joined
@@ -993,11 +1006,14 @@ class CycleRun:
             return [n for n in territories[t].neighbours if passable(n)]
 
         reach = bfs_distances([self.where], neighbours, 2 if air else 1)
-        chooser = self.b["chooser"]
         return sorted(
             t
             for t, d in reach.items()
-            if d > 0 and not g.is_sea(t) and g.friendly(chooser, g.owner(t)) and t not in g.d["battles"]
+            if d > 0
+            and not g.is_sea(t)
+            and g.friendly(chooser, g.owner(t))
+            and t not in g.d["battles"]
+            and room(t)
         )
 
     def ask_defender_retreat(self) -> None:

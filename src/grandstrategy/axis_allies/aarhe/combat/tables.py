@@ -52,6 +52,8 @@ class CombatTables:
     technologies: MappingProxyType[str, dict[str, Any]]
     built_in_ids: MappingProxyType[str, Any]
     terrain_minus_one: frozenset[str]
+    miniature: frozenset[str]
+    miniature_limit: int
     straits: tuple[tuple[str, tuple[str, str]], ...]
 
     def role(self, unit: str) -> str:
@@ -96,6 +98,8 @@ def tables() -> CombatTables:
         technologies=MappingProxyType(raw["technologies"]),
         built_in_ids=MappingProxyType(raw["built_in_ids"]),
         terrain_minus_one=frozenset(r["territory"] for r in world["terrain"] if r["kind"] in MINUS_ONE),
+        miniature=frozenset(r["territory"] for r in world["terrain"] if r["kind"] == "miniature"),
+        miniature_limit=int(world["miniature_limit"]["value"]),
         straits=tuple((r["territory"], (r["sea_zones"][0], r["sea_zones"][1])) for r in world["straits"]),
     )
 
