@@ -9,7 +9,7 @@ from grandstrategy.cataclysm.engine import CATACLYSM
 from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.module import load_module
 from grandstrategy.cataclysm.rules.frozen import frozen
-from grandstrategy.cataclysm.rules.movement import deployment_destinations, deployment_movers
+from grandstrategy.cataclysm.rules.movement import deployment_destinations, deployment_map, deployment_movers
 from grandstrategy.cataclysm.state import CataclysmState, new_state
 from grandstrategy.core.rng import Rng
 from grandstrategy.core.session import Match
@@ -74,3 +74,25 @@ def test_first_only_stops_at_the_first_unit_that_can_move() -> None:
     every = deployment_movers(MODULE, state, units)
     assert len(every) >= 2
     assert deployment_movers(MODULE, state, units, first_only=True) == every[:1]
+
+
+def test_any_unit_that_could_deploy_outside_its_denied_areas_makes_a_deployment_possible(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """LR 8.4, 12.1.1: a deployment is possible when any unit may end one outside the areas denied
+    to it, not only the first unit found. Here every area the Berlin army could reach is denied,
+    the East Prussian army may still go to Berlin."""
+    from tests.cataclysm.test_operations import setup
+
+    from grandstrategy.cataclysm.engine import military
+
+    game = setup(
+        "campaign-1933",
+        [("germany", "infantry-army", "berlin"), ("germany", "infantry-army", "east-prussia")],
+        [],
+    )
+    first = deployment_map(game.module, game.state, game.state.units[:1])[1]
+    assert "berlin" not in first
+    monkeypatch.setattr(military, "denied_areas", lambda state, power: set(first))
+    assert military._deployable(game, "germany", None)
+    assert not military._deployable(game, "germany", [1])  # the Berlin army alone cannot

@@ -195,14 +195,9 @@ def _deployable(game: CataclysmGame, power: str, units: list[int] | None) -> boo
     movers = _movers(game, power, units)
     if any(_may_withdraw(game, unit) for unit in movers):
         return True
-    # the first unit that could move decides, its destinations less those denied to it
-    first = deployment_movers(game.module, game.state, movers, first_only=True)
-    if not first:
-        return False
+    # any unit that could end a deployment outside the areas denied to it (LR 8.4, 12.1.1)
     denied = {power: denied_areas(game.state, power)}
-    return bool(
-        deployment_movers(game.module, game.state, [u for u in movers if u.id == first[0]], denied=denied)
-    )
+    return bool(deployment_movers(game.module, game.state, movers, denied=denied, first_only=True))
 
 
 def _destinations(
