@@ -48,6 +48,16 @@ def _pick(page: Any) -> Any:
     return done if done.count() else page.locator("button.choice").first
 
 
+def _watch(page: Any) -> list[str]:
+    """The problems the page meets, as they come: script errors, console errors (a failed
+    load among them) and answers of 400 or more to the page's own requests."""
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.on("console", lambda msg: problems.append(f"console: {msg.text}") if msg.type == "error" else None)
+    page.on("response", lambda got: problems.append(f"{got.status} {got.url}") if got.status >= 400 else None)
+    return problems
+
+
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no chromium installed (apt-get install chromium)")
 def test_a_person_plays_the_historical_edition_to_its_victory_in_the_browser(tmp_path: Path) -> None:
     port = free_port()
@@ -60,16 +70,7 @@ def test_a_person_plays_the_historical_edition_to_its_victory_in_the_browser(tmp
                 browser = playwright.chromium.launch(executable_path=CHROMIUM)
                 try:
                     page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
-                    problems: list[str] = []
-                    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-                    page.on(
-                        "console",
-                        lambda msg: problems.append(f"console: {msg.text}") if msg.type == "error" else None,
-                    )
-                    page.on(
-                        "response",
-                        lambda answer: problems.append(f"{answer.status} {answer.url}") if answer.status >= 400 else None,
-                    )
+                    problems = _watch(page)
                     page.goto(game["links"]["germans"])
                     # No drawn map for A&A: the seat reads the board as a list of territories.
                     assert page.locator("#map").count() == 0
@@ -82,7 +83,8 @@ def test_a_person_plays_the_historical_edition_to_its_victory_in_the_browser(tmp
                     ).json()["view"]["state"]["units"]["germany"]
                     infantry = sum(n for stack, n in seen.items() if stack.startswith("germans:infantry:"))
                     assert infantry > 0
-                    assert f"{infantry} infantry" in germany.locator(".units").inner_text().split("germans: ")[1]
+                    listed = germany.locator(".units").inner_text()
+                    assert f"{infantry} infantry" in listed.split("germans: ")[1]
                     assert page.locator("#status").inner_text() == "germans to decide."
                     clicks = 0
                     while page.locator("#result").count() == 0:

@@ -12,8 +12,8 @@ from collections import Counter
 from typing import Any
 
 from grandstrategy.core.canonical import JSONValue
-from grandstrategy.core.session import Match
 from grandstrategy.core.ids import Seat
+from grandstrategy.core.session import Match
 
 MAX_ROWS = 400
 """Most rows listed (the Revised map has about 140 places; a bound against a runaway module)."""
