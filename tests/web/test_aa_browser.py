@@ -111,6 +111,7 @@ def test_a_person_plays_the_historical_edition_to_its_victory_in_the_browser(tmp
                         r"(axis|allies) wins \(majority of territory IPCs allies \d+, axis \d+\)", shown
                     )
                     assert page.locator("button.choice").count() == 0
+                    assert "Round 2" in page.locator("#position li").all_inner_texts()
                     assert page.locator(".dice code").nth(1).inner_text() == state["dice_secret"]
                     assert problems == []
                 finally:

@@ -897,7 +897,7 @@ def _payload(game: GameRow, match: Match, seat: str | None, kinds: Mapping[str, 
         "log": match.log_view(viewer)[-LOG_SHOWN:],
         "to_act": None if decision is None else decision.seat,
         "decision": None,
-        "summary": _summary(facts),
+        "summary": _summary(facts, as_cataclysm(match.state) is not None),
         "result": facts.result,
         "position": _position(match, seat),
         "undo": None if seat is None else undo_offer(match.log, seat, kinds, match.is_terminal()),
@@ -961,9 +961,14 @@ def position_panel(match: Match, seat: str | None) -> JSONObject | None:
     }
 
 
-def _summary(facts: Summary) -> list[str]:
-    """A few public lines about the position (turn, phase, war, victory points, result)."""
-    lines = [line for line in (facts.title, facts.turn, facts.phase, facts.war) if line]
+def _summary(facts: Summary, cataclysm: bool) -> list[str]:
+    """A few public lines about the position (turn, phase, war, victory points, result). Cataclysm's
+    page shows its turn, phase and war in the position panel and leaves those lines out by value;
+    another rule set's bare turn and phase get a word saying what they are (A&A counts rounds)."""
+    turn, phase = facts.turn, facts.phase
+    if not cataclysm:
+        turn, phase = turn and f"Round {turn}", phase and f"Now: {phase}"
+    lines = [line for line in (facts.title, turn, phase, facts.war) if line]
     if facts.vp:
         lines.append("VP: " + ", ".join(f"{k} {v}" for k, v in facts.vp.items()))
     if facts.result:
