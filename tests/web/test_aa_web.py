@@ -69,6 +69,12 @@ def test_a_person_plays_germany_against_bots_through_the_api(client: TestClient)
     assert spectator["view"]["state"] == state["view"]["state"] and spectator["decision"] is None
     page = client.get(f"/g/{gid}/germans?token={token}")
     assert page.status_code == 200 and 'class="choice"' in page.text
+    # No drawn map: the page lists the territories, each with its owner, IPCs and units.
+    row = re.search(r'<tr data-territory="germany" class="land">(.*?)</tr>', page.text, re.S)
+    assert row and "<th" in row[1] and ">Germany</th>" in row[1]
+    assert '<td class="owner">germans</td><td class="ipc">10</td>' in row[1]
+    assert re.search(r'<td class="units">germans: [^<]*\d+ infantry', row[1])
+    assert 'id="map"' not in page.text and 'class="sea"' in page.text  # seas with units listed
     # A move that is not legal is refused with one message; the game is unchanged.
     bad = move(client, game, "germans", state["log_length"], "germans: buy battleships galore")
     assert bad.status_code == 400 and "detail" in bad.json()
@@ -180,6 +186,14 @@ def test_a_secret_convoy_route_stays_out_of_every_other_seats_responses(client: 
         headers={"X-Seat-Token": game["tokens"]["germans"]},
     ).json()
     spectator = client.get(f"/api/games/{game['game_id']}").json()
+    # The pages' territory lists come from the same views: no route there either.
+    pages = [
+        client.get(f"/g/{game['game_id']}/germans?token={game['tokens']['germans']}").text,
+        client.get(f"/g/{game['game_id']}").text,
+    ]
+    for page in pages:
+        assert '<table id="territories"' in page
+        assert not any(option.split(": ")[1] in page for option in chosen)
     for body in (enemy, spectator):
         dumped = json.dumps(body)
         assert not any(option.split(": ")[1] in dumped for option in chosen)

@@ -40,11 +40,19 @@ from grandstrategy.core.save import DICE_SCHEME, save_game
 from grandstrategy.core.session import Match
 from grandstrategy.core.view import HIDDEN
 from grandstrategy.play.bots import bot_seed, make_bot
-from grandstrategy.play.games import as_cataclysm, decision_prompt, load_ruleset, option_chances, summary
+from grandstrategy.play.games import (
+    Summary,
+    as_cataclysm,
+    decision_prompt,
+    load_ruleset,
+    option_chances,
+    summary,
+)
 from grandstrategy.play.narrate import Narrator, Told
 from grandstrategy.play.seats import HUMAN, parse_kind
 from grandstrategy.web.live import Notifier, notifier_for
 from grandstrategy.web.storage import ActionRow, ChanceRow, GameRow, SeatRow
+from grandstrategy.web.territories import territory_rows
 
 MAX_NAME = 64
 """Longest rule set name, seat name, seat kind or move id accepted."""
@@ -282,7 +290,8 @@ class GameService:
 
     def _page_parts(self, game: GameRow, match: Match, seat: str | None) -> JSONObject:
         """The page's own parts for ``seat`` (``None``: a spectator): the map as inline SVG (public,
-        kept per game version since every viewer gets the same) and the position panel."""
+        kept per game version since every viewer gets the same) and the position panel; for a rule set
+        without a drawn map (Axis & Allies), the list of territories from the seat's view instead."""
         key = (game.id, game.version)
         with self._svgs_lock:
             svg = self._svgs.get(key)
@@ -295,7 +304,8 @@ class GameService:
                 self._svgs[key] = svg
                 while len(self._svgs) > CACHED_MATCHES:
                     self._svgs.popitem(last=False)
-        return {"map_svg": svg, "panel": position_panel(match, seat)}
+        territories = None if svg is not None else territory_rows(match, seat)
+        return {"map_svg": svg, "panel": position_panel(match, seat), "territories": territories}
 
     def area(self, game_id: str, name: str, seat: str | None, token: str | None) -> JSONObject:
         """One area's facts, the terminal's ``area NAME`` (``AreaView``), as ``seat`` (``None``: a
@@ -873,6 +883,7 @@ def _payload(game: GameRow, match: Match, seat: str | None, kinds: Mapping[str, 
     """The response for one seat (``None``: a spectator): only the kernel's views of it."""
     viewer = None if seat is None else Seat(seat)
     decision = match.decision()
+    facts = summary(match.state)
     data: JSONObject = {
         "game_id": game.id,
         "ruleset": game.ruleset,
@@ -886,7 +897,8 @@ def _payload(game: GameRow, match: Match, seat: str | None, kinds: Mapping[str, 
         "log": match.log_view(viewer)[-LOG_SHOWN:],
         "to_act": None if decision is None else decision.seat,
         "decision": None,
-        "summary": _summary(match),
+        "summary": _summary(facts, as_cataclysm(match.state) is not None),
+        "result": facts.result,
         "position": _position(match, seat),
         "undo": None if seat is None else undo_offer(match.log, seat, kinds, match.is_terminal()),
     }
@@ -949,10 +961,14 @@ def position_panel(match: Match, seat: str | None) -> JSONObject | None:
     }
 
 
-def _summary(match: Match) -> list[str]:
-    """A few public lines about the position (turn, phase, war, victory points, result)."""
-    facts = summary(match.state)
-    lines = [line for line in (facts.title, facts.turn, facts.phase, facts.war) if line]
+def _summary(facts: Summary, cataclysm: bool) -> list[str]:
+    """A few public lines about the position (turn, phase, war, victory points, result). Cataclysm's
+    page shows its turn, phase and war in the position panel and leaves those lines out by value;
+    another rule set's bare turn and phase get a word saying what they are (A&A counts rounds)."""
+    turn, phase = facts.turn, facts.phase
+    if not cataclysm:
+        turn, phase = turn and f"Round {turn}", phase and f"Now: {phase}"
+    lines = [line for line in (facts.title, turn, phase, facts.war) if line]
     if facts.vp:
         lines.append("VP: " + ", ".join(f"{k} {v}" for k, v in facts.vp.items()))
     if facts.result:
