@@ -437,7 +437,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--simulations", type=int, default=32, help="Search simulations per decision.")
+    parser.add_argument("--simulations", type=int, default=16, help="Search simulations per decision.")
     parser.add_argument(
         "--budget", type=float, default=None, help="Seconds per decision instead (NOT reproducible)."
     )
