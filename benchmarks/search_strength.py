@@ -87,6 +87,7 @@ class Result:
     winner: str | None
     search_decisions: int
     search_seconds: float
+    searched: int
     scores: dict[str, int]
     decisions: int
     state_hash: str
@@ -116,12 +117,14 @@ def play(spec: Spec) -> Result:
         if decisions >= MAX_DECISIONS:
             raise RuntimeError(f"game seeded {spec.seed} has not ended after {decisions} decisions")
     result = outcome(match.state)
+    searched_trees = sum(bot.searched for bot in bots.values() if isinstance(bot, SearchBot))
     return Result(
         spec.seed,
         spec.searcher,
         result.winner,
         searched,
         spent,
+        searched_trees,
         dict(result.vp),
         decisions,
         match.state.state_hash(),
@@ -238,6 +241,7 @@ def ledger_entry(spec: Spec, result: Result, engine: str, commit: str | None) ->
         "decisions": result.decisions,
         "search_decisions": result.search_decisions,
         "search_seconds": round(result.search_seconds, 3),
+        "searched": result.searched,
         "state_hash": result.state_hash,
         "bots": bots_identity(spec.searcher is not None),
         "engine": engine,
@@ -281,6 +285,8 @@ class Row:
     z_p: float
     fisher_p: float
     seconds_per_decision: float | None
+    seconds_per_searched: float | None
+    lead_gained: float | None
 
 
 @dataclass(frozen=True)
@@ -310,7 +316,8 @@ def report(entries: Sequence[dict[str, Any]], scenario: str, simulations: int) -
     searched = [e for e in usable if e["searcher"] is not None and e["simulations"] == simulations]
     base_bots = base[-1]["bots"] if base else None
     search_bots = searched[-1]["bots"] if searched else None
-    base_winner = {e["seed"]: e["winner"] for e in base if e["bots"] == base_bots}
+    base_entry = {e["seed"]: e for e in base if e["bots"] == base_bots}
+    base_winner = {seed: e["winner"] for seed, e in base_entry.items()}
     rows = []
     for ideology in IDEOLOGIES:
         mine = {e["seed"]: e for e in searched if e["bots"] == search_bots and e["searcher"] == ideology}
@@ -322,6 +329,9 @@ def report(entries: Sequence[dict[str, Any]], scenario: str, simulations: int) -
         wins = sum(mine[s]["winner"] == ideology for s in seeds)
         decisions = sum(mine[s]["search_decisions"] for s in seeds)
         seconds = sum(mine[s]["search_seconds"] for s in seeds)
+        trees = sum(mine[s].get("searched") or 0 for s in seeds)
+        pairs = [(_lead(mine[s], ideology), _lead(base_entry[s], ideology)) for s in seeds]
+        known = [after - before for after, before in pairs if after is not None and before is not None]
         rows.append(
             Row(
                 ideology,
@@ -332,6 +342,8 @@ def report(entries: Sequence[dict[str, Any]], scenario: str, simulations: int) -
                 z_test(wins, n, base_wins, n),
                 fisher_test(wins, n, base_wins, n),
                 seconds / decisions if decisions else None,
+                seconds / trees if trees else None,
+                sum(known) / len(known) if len(known) == n else None,
             )
         )
     mean_points = sum(r.points for r in rows) / len(rows) if rows else None
@@ -345,6 +357,14 @@ def report(entries: Sequence[dict[str, Any]], scenario: str, simulations: int) -
     return Report(scenario, simulations, search_bots, engine, rows, mean_points, passed)
 
 
+def _lead(entry: dict[str, Any], ideology: str) -> float | None:
+    """The ideology's final score minus the best other ideology's (``None`` without scores)."""
+    scores = entry.get("scores")
+    if not scores or ideology not in scores:
+        return None
+    return float(scores[ideology] - max(v for k, v in scores.items() if k != ideology))
+
+
 def render(result: Report) -> str:
     """The report as a Markdown table and a verdict line."""
     lines = [
@@ -352,15 +372,20 @@ def render(result: Report) -> str:
         f"engine {result.engine}.",
         "",
         "| ideology | games (paired) | wins, heuristic everywhere | wins, search on this ideology "
-        "| points gained | z-test p (one-sided) | Fisher p (one-sided) | s per search decision |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| points gained | z-test p (one-sided) | Fisher p (one-sided) | VP lead gained "
+        "| s per decision | s per searched decision |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
+
+    def number(value: float | None, form: str) -> str:
+        return "-" if value is None else format(value, form)
+
     for r in result.rows:
-        per = "-" if r.seconds_per_decision is None else f"{r.seconds_per_decision:.2f}"
         lines.append(
             f"| {r.ideology} | {r.games} | {r.base_wins}/{r.games} ({r.base_wins / r.games:.0%}) | "
             f"{r.wins}/{r.games} ({r.wins / r.games:.0%}) | {r.points:+.1f} | {r.z_p:.3f} | "
-            f"{r.fisher_p:.3f} | {per} |"
+            f"{r.fisher_p:.3f} | {number(r.lead_gained, '+.2f')} | {number(r.seconds_per_decision, '.2f')} | "
+            f"{number(r.seconds_per_searched, '.2f')} |"
         )
     mean = "-" if result.mean_points is None else f"{result.mean_points:+.1f}"
     verdict = "met" if result.passed else "not met"

@@ -37,6 +37,7 @@ def _line(seed: int, searcher: str | None, winner: str, **extra: Any) -> dict[st
         "winner": winner,
         "search_decisions": 100 if searcher else 0,
         "search_seconds": 50.0 if searcher else 0.0,
+        "searched": 25 if searcher else 0,
         "bots": "S" if searcher else "B",
         "engine": "E",
     }
@@ -65,6 +66,8 @@ def test_the_report_pairs_seeds_and_computes_the_rates_the_tests_and_the_points(
     # z: pooled rate 1/2, spread sqrt(1/4 * 1/2), z = 0.5 / 0.35355 = sqrt(2); p = 0.0786.
     assert row.z_p == pytest.approx(0.07865, abs=1e-4)
     assert row.seconds_per_decision == pytest.approx(0.5)
+    assert row.seconds_per_searched == pytest.approx(2.0)
+    assert row.lead_gained is None  # the hand-made lines carry no scores
     assert result.mean_points == pytest.approx(50.0)
     assert not result.passed  # one ideology only, and p far above 0.01
 
@@ -84,10 +87,22 @@ def test_the_report_uses_the_newest_identity_and_meets_the_bar_only_when_every_i
     assert "not met" in bench.render(result)
 
 
+def test_the_report_gives_the_mean_gain_in_vp_lead_over_the_best_other_ideology() -> None:
+    ledger = [
+        _line(1, None, "fascism", scores={"democracy": 4, "fascism": 7, "communism": 2}),  # lead -3
+        _line(2, None, "democracy", scores={"democracy": 8, "fascism": 6, "communism": 7}),  # lead +1
+        _line(1, "democracy", "fascism", scores={"democracy": 6, "fascism": 7, "communism": 2}),  # -1
+        _line(2, "democracy", "democracy", scores={"democracy": 9, "fascism": 5, "communism": 2}),  # +4
+    ]
+    (row,) = bench.report(ledger, "europe-1939", 32).rows
+    assert row.lead_gained == pytest.approx(((-1 - -3) + (4 - 1)) / 2)
+    assert row.points == 0.0
+
+
 def _fake_play(calls: list[Any]) -> Any:
     def play(spec: Any) -> Any:
         calls.append((spec.seed, spec.searcher))
-        return bench.Result(spec.seed, spec.searcher, "fascism", 3, 0.3, {"fascism": 9}, 50, "sha256:x")
+        return bench.Result(spec.seed, spec.searcher, "fascism", 3, 0.3, 1, {"fascism": 9}, 50, "sha256:x")
 
     return play
 
