@@ -329,7 +329,9 @@ def report(entries: Sequence[dict[str, Any]], scenario: str, simulations: int) -
         wins = sum(mine[s]["winner"] == ideology for s in seeds)
         decisions = sum(mine[s]["search_decisions"] for s in seeds)
         seconds = sum(mine[s]["search_seconds"] for s in seeds)
-        trees = sum(mine[s].get("searched") or 0 for s in seeds)
+        counted = [mine[s] for s in seeds if mine[s].get("searched")]  # older lines lack the count
+        trees = sum(e["searched"] for e in counted)
+        tree_seconds = sum(e["search_seconds"] for e in counted)
         pairs = [(_lead(mine[s], ideology), _lead(base_entry[s], ideology)) for s in seeds]
         known = [after - before for after, before in pairs if after is not None and before is not None]
         rows.append(
@@ -342,7 +344,7 @@ def report(entries: Sequence[dict[str, Any]], scenario: str, simulations: int) -
                 z_test(wins, n, base_wins, n),
                 fisher_test(wins, n, base_wins, n),
                 seconds / decisions if decisions else None,
-                seconds / trees if trees else None,
+                tree_seconds / trees if trees else None,
                 sum(known) / len(known) if len(known) == n else None,
             )
         )
