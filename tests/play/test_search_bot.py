@@ -10,9 +10,9 @@ from grandstrategy.cataclysm.module import load_module
 from grandstrategy.cataclysm.state import Unit, new_state
 from grandstrategy.core.rng import Rng
 from grandstrategy.core.session import DecisionPoint, Match
-from grandstrategy.play.bots import RandomBot, make_bot
+from grandstrategy.play.bots import HeuristicBot, RandomBot, make_bot
 from grandstrategy.play.games import attack_odds, invariant_problems, load_ruleset
-from grandstrategy.play.search import SearchBot, determinize
+from grandstrategy.play.search import SearchBot, determinize, matters
 from grandstrategy.play.seats import parse_kind
 from grandstrategy.play.simulate import seats_for
 from grandstrategy.play.tournament import bot_kinds
@@ -45,13 +45,33 @@ def test_search_bot_is_registered_as_a_kind_of_seat_and_bot() -> None:
 
 
 def test_search_bot_plays_legal_moves_and_is_deterministic_for_a_seed() -> None:
-    def run(seed: int) -> list[str]:
+    def run(seed: int) -> tuple[list[str], int]:
         match = Match(load_ruleset("cataclysm"), seed=5, options={"scenario": SCENARIO})
-        return _play(match, SearchBot(seed, simulations=4, rollout=4), 16)
+        bot = SearchBot(seed, simulations=4, rollout=4)
+        return _play(match, bot, 40), bot.searched
 
-    first = run(11)
-    assert len(first) == 16
-    assert run(11) == first
+    first, searched = run(11)
+    assert len(first) == 40
+    assert searched >= 3  # political actions were searched, not only answered by the heuristic
+    assert run(11) == (first, searched)
+
+
+def test_only_political_and_military_actions_are_searched_in_cataclysm() -> None:
+    """Elsewhere the search bot answers as the heuristic bot with its seed would."""
+    match = Match(load_ruleset("cataclysm"), seed=5, options={"scenario": SCENARIO})
+    searcher, heuristic = SearchBot(11, simulations=2, rollout=2), HeuristicBot(11)
+    for _ in range(60):
+        decision = match.decision()
+        assert decision is not None
+        ply = len(match.log)
+        before = searcher.searched
+        action = searcher.choose(match.state, decision, ply=ply)
+        options = [str(a).partition(": ")[2] for a in decision.legal]
+        assert (searcher.searched > before) == (len(options) > 1 and matters(match.state, options))
+        if searcher.searched == before:
+            assert action == heuristic.choose(match.state, decision, ply=ply)
+        match.play(decision.seat, action)
+    assert 0 < searcher.searched < 60
 
 
 def test_a_time_budget_still_gives_a_legal_choice() -> None:
@@ -81,13 +101,16 @@ def test_determinizing_a_cataclysm_position_changes_nothing_that_a_seat_can_see(
 
 
 def test_pig_search_banks_a_sure_win_rather_than_rolling() -> None:
-    """Holding now wins the game; rolling risks a 1 (the priors know neither option)."""
+    """Holding now wins the game; rolling risks a 1 (the priors know neither option). The heuristic
+    bot seeded 2 sees a tie and rolls; the search overrules its base policy once enough simulations
+    have met a 1 (with fewer, it keeps the heuristic's choice, which it trusts on a tie)."""
     state = PIG.new_state({"cup": {}})
     state.d.update(current=NORTH, turn=3, pending=None, turn_total=6)
     state.d["scores"][NORTH] = 15
     decision = DecisionPoint(NORTH, tuple(state.legal_actions()))
+    assert HeuristicBot(2).choose(state, decision, ply=7) != Hold()
     for seed in range(3):
-        assert SearchBot(seed, simulations=16).choose(state, decision, ply=7) == Hold()
+        assert SearchBot(seed, simulations=64).choose(state, decision, ply=7) == Hold()
 
 
 def _attack_position() -> CataclysmGame:

@@ -230,10 +230,31 @@ class HeuristicBot:
 
     # -- search -------------------------------------------------------------------------------------
 
+    def option_values(
+        self, state: GameState, decision: DecisionPoint, *, ply: int = 0
+    ) -> list[tuple[int, float]]:
+        """``(index in decision.legal, value)`` of the options the look-ahead scores, in the engine's
+        order; the options the screen drops are left out. For the search bot's ranking: the same
+        computation as :meth:`choose` without its plans (a fresh bot gives the fresh values)."""
+        return self._values(state, decision.seat, list(decision.legal), ply, self.depth, self.max_sims)
+
     def _best(
         self, state: GameState, seat: str, legal: list[Action], ply: int, depth: int, budget: int
     ) -> tuple[Action, float]:
-        """The best of ``legal`` with its value, spending about ``budget`` simulations.
+        """The best of ``legal`` with its value, spending about ``budget`` simulations (the first of
+        equal values, within 1e-9, in the engine's order)."""
+        values = self._values(state, seat, legal, ply, depth, budget)
+        best_index, best_value = values[0][0], float("-inf")
+        for index, value in values:
+            if value > best_value + 1e-9:
+                best_index, best_value = index, value
+        return legal[best_index], best_value
+
+    def _values(
+        self, state: GameState, seat: str, legal: list[Action], ply: int, depth: int, budget: int
+    ) -> list[tuple[int, float]]:
+        """The look-ahead value plus prior of the options worth following, spending about ``budget``
+        simulations.
 
         First every option is applied once (a screen): an option whose next step is an
         effectiveness check gets its exact success probability. Of those, only the ``check_width``
@@ -257,13 +278,14 @@ class HeuristicBot:
             screened.sort(key=lambda item: item[0])
         per_option = max(1, budget // max(1, len(screened)))
         base = derive_seed(self.seed, ply, "look-ahead")
-        best_index, best_value = screened[0][0], float("-inf")
-        for index, child, _ in screened:
-            value = self._option_value(state, child, seat, legal[index], ply, depth, per_option, base)
-            value += priors[index]
-            if value > best_value + 1e-9:
-                best_index, best_value = index, value
-        return legal[best_index], best_value
+        return [
+            (
+                index,
+                self._option_value(state, child, seat, legal[index], ply, depth, per_option, base)
+                + priors[index],
+            )
+            for index, child, _ in screened
+        ]
 
     def _option_value(
         self,
