@@ -209,7 +209,7 @@ def test_the_heuristic_bot_does_not_attack_rio_de_oro_for_spains_income() -> Non
 def test_a_defence_retreats_into_a_miniature_territory_only_within_its_limit(
     defenders: int, offered: bool
 ) -> None:
-    # S3:L246: a team may not have more than 3 units in a miniature territory, retreats included:
+    # S3:L246: at most 3 of a team's units stand in a miniature territory, retreats included:
     # Spain, attacked by Germany, joins the Allies; its British defenders may fall back on
     # Gibraltar (1 British unit there) only while that keeps 3 or fewer
     game = fresh()
