@@ -12,12 +12,13 @@ machine, so it accumulates in a ledger, one JSON line per finished game
 searcher's ideology, the budget, the winner, the score, the decisions, the final state's hash and
 the **code identity** the game was played with:
 
-- ``bots``: a hash of the play-layer sources the game's bots run (``play/bots.py`` and
-  ``play/games.py``, plus ``play/search.py`` in a searched game), so a change to a bot starts its
-  games afresh while a baseline game survives a change to the search bot;
-- ``engine``: a behaviour fingerprint of the rules engine, the final state hash of one seeded
-  heuristic game of the scenario (about 5 s to compute). An engine change that keeps games
-  byte-identical (a speed-up) keeps the ledger; any change in play starts it afresh.
+- ``engine``: a behaviour fingerprint of the rules engine and the heuristic bot together, the final
+  state hash of one seeded heuristic game of the scenario (about 5 s to compute). A change that
+  keeps games byte-identical (a speed-up of the engine or of the heuristic's position values)
+  keeps the ledger; any change in play starts it afresh;
+- ``bots``: for a searched game, a hash of the search bot's source (``play/search.py``), so a
+  change to the search starts its games afresh while the baseline games survive it; ``heuristic``
+  for a baseline game (its bots' behaviour is in the fingerprint).
 
 ``--resume`` plays only the games of the requested run that the ledger lacks for the same
 settings and identity, appending each as it finishes (an interrupted run loses at most the games
@@ -50,8 +51,6 @@ from pathlib import Path
 from typing import Any
 
 from grandstrategy.core.session import Match
-from grandstrategy.play import bots as bots_module
-from grandstrategy.play import games as games_module
 from grandstrategy.play import search as search_module
 from grandstrategy.play.bots import Bot, HeuristicBot, bot_seed
 from grandstrategy.play.games import load_ruleset, outcome, seat_group
@@ -135,12 +134,11 @@ def play(spec: Spec) -> Result:
 
 
 def bots_identity(searched: bool) -> str:
-    """A hash of the play-layer sources a game's bots run (the search bot's only when it plays)."""
-    digest = hashlib.sha256()
-    modules = [bots_module, games_module] + ([search_module] if searched else [])
-    for module in modules:
-        digest.update(Path(str(module.__file__)).read_bytes())
-    return digest.hexdigest()[:16]
+    """The search bot's source hash for a searched game; ``heuristic`` for a baseline game, whose
+    bots' behaviour the engine fingerprint (a heuristic game) already pins."""
+    if not searched:
+        return "heuristic"
+    return hashlib.sha256(Path(str(search_module.__file__)).read_bytes()).hexdigest()[:16]
 
 
 def engine_fingerprint(scenario: str) -> str:
