@@ -131,22 +131,18 @@ def airlift_options(game: AAGame) -> list[str]:
 def airlift(game: AAGame, count: int, origin: str, target: str) -> None:
     """Load ``count`` infantry onto the fewest bombers, fly them to ``target`` and unload there;
     bombers and infantry have no moves left."""
-    need = -(-count // per_bomber(game))
-    for stack, n in _ready(game, origin, bombers=True):
-        take = min(n, need)
-        owner, unit, _, damage = split(stack)
-        game.add(origin, stack, -take)
-        game.add(target, key(owner, unit, 0, damage), take)
-        need -= take
-        if not need:
-            break
-    left = count
-    for stack, n in _ready(game, origin, bombers=False):
-        take = min(n, left)
-        owner, unit, _, damage = split(stack)
-        game.add(origin, stack, -take)
-        game.add(target, key(owner, unit, 0, damage), take)
-        left -= take
-        if not left:
-            break
+    _fly(game, _ready(game, origin, bombers=True), -(-count // per_bomber(game)), origin, target)
+    _fly(game, _ready(game, origin, bombers=False), count, origin, target)
     game.log(f"bombers fly {count} {CARGO} from {origin} to {target}")
+
+
+def _fly(game: AAGame, stacks: list[tuple[str, int]], count: int, origin: str, target: str) -> None:
+    """Move ``count`` units from ``stacks`` (in order) at ``origin`` to ``target``, moves spent."""
+    for stack, n in stacks:
+        if count <= 0:
+            return
+        take = min(n, count)
+        owner, unit, _, damage = split(stack)
+        game.add(origin, stack, -take)
+        game.add(target, key(owner, unit, 0, damage), take)
+        count -= take

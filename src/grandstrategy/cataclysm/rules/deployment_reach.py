@@ -11,6 +11,8 @@ with the position under everything else it reads, so the next states of a game r
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from grandstrategy.cataclysm.module.schema import BaseKind
 from grandstrategy.cataclysm.rules.entry import off_base_coast
 from grandstrategy.cataclysm.rules.occupation import SUBMARINE, Snapshot
@@ -62,26 +64,33 @@ def deployment_reach(
     return found
 
 
-def _remote_held(snap: Snapshot, power: str) -> frozenset[str]:
-    """Remote areas the power controls: the only remote areas its units may enter (LR 2.2.8)."""
+def _shared(snap: Snapshot, key: tuple[str, ...], make: Callable[[], frozenset[str]]) -> frozenset[str]:
+    """The position's shared set under ``key``, made by ``make`` the first time it is asked for."""
     shared = snap.shared_sets()
-    key = ("remote-held", power)
     found = shared.get(key)
     if found is None:
-        found = shared[key] = frozenset(a for a in snap.graph.remote if snap.controller(a) == power)
+        found = shared[key] = make()
     return found
+
+
+def _remote_held(snap: Snapshot, power: str) -> frozenset[str]:
+    """Remote areas the power controls: the only remote areas its units may enter (LR 2.2.8)."""
+    return _shared(
+        snap,
+        ("remote-held", power),
+        lambda: frozenset(a for a in snap.graph.remote if snap.controller(a) == power),
+    )
 
 
 def _walkable(snap: Snapshot, power: str) -> frozenset[str]:
     """Every area :func:`land_entry` lets the power's units enter, with no target."""
-    shared = snap.shared_sets()
-    key = ("walkable", power)
-    found = shared.get(key)
-    if found is None:
+
+    def make() -> frozenset[str]:
         graph = snap.graph
         held = (snap.friendly_areas(power) - graph.remote) | _remote_held(snap, power)
-        found = shared[key] = (held & snap.in_play) - graph.sea
-    return found
+        return (held & snap.in_play) - graph.sea
+
+    return _shared(snap, ("walkable", power), make)
 
 
 def sailable(snap: Snapshot, power: str, unit_type: str) -> frozenset[str]:
@@ -124,14 +133,13 @@ def _flyable(snap: Snapshot, power: str) -> frozenset[str]:
 
 def no_sailing_on(snap: Snapshot, power: str) -> frozenset[str]:
     """Every area where :func:`naval_onward` stops naval movement, with no target."""
-    shared = snap.shared_sets()
-    key = ("no-sailing-on", power)
-    found = shared.get(key)
-    if found is None:
+
+    def make() -> frozenset[str]:
         graph = snap.graph
         passable = graph.special_coastal & snap.friendly_areas(power)
-        found = shared[key] = snap.delay_areas() | (graph.land_type - passable)
-    return found
+        return snap.delay_areas() | (graph.land_type - passable)
+
+    return _shared(snap, ("no-sailing-on", power), make)
 
 
 def _naval_deployment(snap: Snapshot, power: str, unit_type: str, start: str, coast: str | None) -> set[str]:
