@@ -253,3 +253,22 @@ def test_the_new_unit_ids_agree_with_the_combat_table_and_the_odds_calculator() 
             tables().units[unit].attack,
             tables().units[unit].defence,
         )
+
+
+def test_advanced_production_takes_two_off_the_cruiser() -> None:
+    # S3:L238: DD, CA and BMR cost 2 less with Advanced Production (the cruiser is an optional unit)
+    game = fresh(optional_units=True)
+    game.d["techs"]["russians"] = ["advanced-production"]
+    bank = game.d["bank"]["russians"]
+    choose(game, "russians", "buy cruiser")
+    assert game.d["bank"]["russians"] == bank - 13
+    choose(game, "russians", "buy destroyer")
+    assert game.d["bank"]["russians"] == bank - 13 - (game.stats["destroyer"].cost - 2)
+
+
+def test_price_cuts_marked_optional_name_units_of_the_optional_rules() -> None:
+    # the module check skips them (the Revised module lacks them), so they are checked here
+    from grandstrategy.axis_allies.aarhe.tables import shipped_tables
+
+    marked = {c.unit for c in shipped_tables().research.cheaper if c.optional}
+    assert marked == {"cruiser"} and marked <= {u.id for u in optional_tables().units}
