@@ -272,3 +272,15 @@ def test_price_cuts_marked_optional_name_units_of_the_optional_rules() -> None:
 
     marked = {c.unit for c in shipped_tables().research.cheaper if c.optional}
     assert marked == {"cruiser"} and marked <= {u.id for u in optional_tables().units}
+
+
+def test_the_dive_bomber_is_bought_for_8_and_placed_with_4_moves() -> None:
+    # S3:L248: DB cost 8, move 4 (its dice: test_combat_land.py's dive bomber test)
+    game = fresh(optional_units=True)
+    bank = game.d["bank"]["russians"]
+    choose(game, "russians", "buy dive-bomber")
+    assert game.d["bank"]["russians"] == bank - 8 and game.d["purchased"] == {"dive-bomber": 1}
+    at(game, "russians", "mobilize")
+    game.d["purchased"] = {"dive-bomber": 1}
+    choose(game, "russians", "place dive-bomber russia")
+    assert game.units("russia")[key("russians", "dive-bomber", 4)] == 1
