@@ -284,3 +284,36 @@ def test_the_dive_bomber_is_bought_for_8_and_placed_with_4_moves() -> None:
     game.d["purchased"] = {"dive-bomber": 1}
     choose(game, "russians", "place dive-bomber russia")
     assert game.units("russia")[key("russians", "dive-bomber", 4)] == 1
+
+
+@pytest.mark.parametrize("optional_units", [True, False])
+def test_with_the_optional_units_only_naval_fighters_land_on_carriers(optional_units: bool) -> None:
+    # S3:L218, AH-O2: when the NAV is in play only it lands on carriers; off, fighters do (Revised)
+    game = fresh(optional_units=optional_units)
+    at(game, "americans", "noncombat-move")
+    put(game, "sz-10", ("americans", "carrier", 1))
+    put(game, "eastern-united-states", ("americans", "fighter", 1))
+    landing = "move 1 fighter eastern-united-states -> sz-10" in options(game)
+    assert landing is not optional_units
+    if optional_units:
+        put(game, "eastern-united-states", ("americans", "fighter", 1), ("americans", "naval-fighter", 1))
+        assert "move 1 naval-fighter eastern-united-states -> sz-10" in options(game)
+    # a fighter at sea does not ride the carrier away and is lost at the end of the move
+    put(game, "sz-10", ("americans", "carrier", 1), ("americans", "fighter", 1))
+    choose(game, "americans", "move 1 carrier sz-10 -> sz-11")
+    assert (key("americans", "fighter", 4) in game.units("sz-10")) is optional_units
+    choose(game, "americans", "done")
+    assert not any(key("americans", "fighter", m) in game.units("sz-10") for m in range(5))
+    assert any(key("americans", "fighter", m) in game.units("sz-11") for m in range(5)) is not optional_units
+
+
+def test_with_the_optional_units_new_fighters_are_not_placed_on_carriers() -> None:
+    # S3:L218: a new naval fighter may go onto a carrier next to its IC; a new fighter may not
+    game = fresh(optional_units=True)
+    at(game, "americans", "mobilize")
+    put(game, "sz-10", ("americans", "carrier", 1))
+    game.d["purchased"] = {"fighter": 1, "naval-fighter": 1}
+    placing = set(options(game))
+    assert "place naval-fighter eastern-united-states sz-10" in placing
+    assert "place fighter eastern-united-states" in placing
+    assert "place fighter eastern-united-states sz-10" not in placing

@@ -685,6 +685,15 @@ class AarheProfile(Profile):
         the optional units."""
         return optional.on(game, "optional_units")
 
+    def carrier_cost(self, game: Board, unit: str) -> int:
+        """With the optional units in play only their carrier aircraft, the naval fighter, lands
+        on carriers (S3:L218, AH-O2): the Revised fighter then takes no carrier room, so it
+        neither lands on one, rides one as cargo nor is placed on one; off, as Revised."""
+        cost = self.stats[unit].carrier_cost
+        if cost and unit not in optional.unit_ids() and self.naval_fighters(game):
+            return 0
+        return cost
+
     def purchasable(self) -> tuple[str, ...]:
         """The Revised units on sale (a bid too); the optional units are offered by
         :func:`.turns.purchase_options` only in a game that plays them (S3:L248)."""

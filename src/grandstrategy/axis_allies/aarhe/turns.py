@@ -688,9 +688,9 @@ def place_options(game: AAGame, tables: Tables) -> list[str]:
                     if not game.enemy_units(power, zone, combat_only=True):
                         result.append(f"place {unit} {factory} {zone}")
             else:
-                if stats.carrier_cost:
+                if game.carrier_cost(unit):
                     for zone in game.module.sea_neighbours(factory):
-                        if game.carrier_room(zone) >= stats.carrier_cost:
+                        if game.carrier_room(zone) >= game.carrier_cost(unit):
                             result.append(f"place {unit} {factory} {zone}")
                 result.append(f"place {unit} {factory}")
     if purchased.get("infantry"):
