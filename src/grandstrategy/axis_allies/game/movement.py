@@ -46,6 +46,9 @@ class Movement(Combat):
             for (unit, target), n in sorted(reach.items()):
                 stats = self.stats[unit]
                 counts = [1, n] if n > 1 else [1]
+                room = self.profile.entry_room(self, target)
+                if room is not None:  # a variant's limit counts the whole move
+                    counts = sorted({min(c, room) for c in counts if min(c, room) > 0})
                 if stats.transport_capacity:
                     counts = [c for c in counts if self.carry_plan(where, c) is not None]
                 if stats.domain == "land" and self.is_sea(target):  # boarding: as many as fit
