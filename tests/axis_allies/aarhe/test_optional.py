@@ -317,3 +317,20 @@ def test_with_the_optional_units_new_fighters_are_not_placed_on_carriers() -> No
     assert "place naval-fighter eastern-united-states sz-10" in placing
     assert "place fighter eastern-united-states" in placing
     assert "place fighter eastern-united-states sz-10" not in placing
+
+
+def test_an_allied_naval_fighter_aboard_the_attackers_carrier_fights() -> None:
+    # S3:L248: a NAV is never cargo, so one riding an ally's carrier into a sea battle fights
+    game = fresh(optional_units=True)
+    at(game, "americans", "combat-move")
+    game.d["aarhe"]["queue"] = [["americans", "second"]]
+    put(game, "sz-10", ("americans", "carrier", 1), ("british", "naval-fighter", 1))
+    put(game, "sz-11", ("japanese", "destroyer", 1))
+    choose(game, "americans", "move 1 carrier sz-10 -> sz-11")
+    assert game.units("sz-11")[key("british", "naval-fighter", 2)] == 1  # it rode along
+    choose(game, "americans", "done")
+    choose(game, "americans", "fight sz-11")
+    labels = roll(game, 6, 6, 3)  # the destroyer's anti-air misses twice, then the air strike
+    assert "sz-11: americans naval-fighter attacks a japanese destroyer, hits on 3 or less" in labels
+    assert key("japanese", "destroyer", 2) not in game.units("sz-11")
+    assert game.units("sz-11")[key("british", "naval-fighter", 2)] == 1
