@@ -15,8 +15,9 @@ from grandstrategy.axis_allies.module.world import MapModule
 class CombatProfile(Profile):
     """Revised with the variant's battles: the one hook the variant's own profile also overrides.
 
-    The Revised module has no heavy tank, heavy artillery or cruiser; the tests add them, with the
-    module ids the variant's combat table names, as copies of the tank, artillery and destroyer."""
+    The Revised module has no heavy tank, heavy artillery, cruiser or dive bomber; the tests add
+    them, with the module ids the variant's combat table names, as copies of the tank, artillery,
+    destroyer and fighter."""
 
     name = "aarhe-combat-test"
 
@@ -26,6 +27,7 @@ class CombatProfile(Profile):
             "heavy-armour": replace(self.stats["armour"], id="heavy-armour", cost=0),
             "heavy-artillery": replace(self.stats["artillery"], id="heavy-artillery", cost=0),
             "cruiser": replace(self.stats["destroyer"], id="cruiser", cost=0),
+            "dive-bomber": replace(self.stats["fighter"], id="dive-bomber", cost=0, movement=4),
         }
         self.stats = with_variant_hits(MappingProxyType({**self.stats, **extra}))
 

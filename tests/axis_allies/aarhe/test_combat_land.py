@@ -291,3 +291,33 @@ def test_attacker_may_retreat_some_units_and_fight_on_with_the_rest() -> None:
     choose(game, "germans", "press attack")
     assert game.units("ukraine-ssr") == {key("germans", "infantry", 0): 1}
     assert game.units("caucasus")[key("germans", "armour", 0)] == 1
+
+
+def test_dive_bomber_dogfights_at_1_or_2_and_strikes_at_3_or_defends_at_2() -> None:
+    # S3:L248: the optional dive bomber attacks at 3, defends at 2 and dogfights at 1 / 2
+    game = setup(
+        [("germans", "dive-bomber", 1), ("germans", "infantry", 1)],
+        [("russians", "fighter", 1), ("russians", "infantry", 1)],
+    )
+    attack(game, "germans", "ukraine-ssr", "caucasus", (1, "dive-bomber"), (1, "infantry"))
+    assert roll(game, 1, 6) == [
+        "caucasus: germans dive-bomber dogfights, hits on 1 or less",
+        "caucasus: defence fighter dogfights, hits on 3 or less",
+    ]
+    assert key("russians", "fighter", 4) not in game.units("caucasus")
+    game = setup(
+        [("germans", "fighter", 1), ("germans", "infantry", 1)],
+        [("russians", "dive-bomber", 1), ("russians", "infantry", 1)],
+    )
+    attack(game, "germans", "ukraine-ssr", "caucasus", (1, "fighter"), (1, "infantry"))
+    assert roll(game, 6, 6)[1] == "caucasus: defence dive-bomber dogfights, hits on 2 or less"
+    game = setup([("germans", "dive-bomber", 1), ("germans", "infantry", 1)], [("russians", "infantry", 2)])
+    attack(game, "germans", "ukraine-ssr", "caucasus", (1, "dive-bomber"), (1, "infantry"))
+    assert (
+        roll(game, 3, 6, 6)[0]
+        == "caucasus: germans dive-bomber attacks a russians infantry, hits on 3 or less"
+    )
+    assert game.units("caucasus")[key("russians", "infantry", 1)] == 1
+    game = setup([("germans", "infantry", 1)], [("russians", "dive-bomber", 1)])
+    attack(game, "germans", "ukraine-ssr", "caucasus", (1, "infantry"))
+    assert roll(game, 2)[0] == "caucasus: defence dive-bomber attacks a germans infantry, hits on 2 or less"

@@ -253,3 +253,84 @@ def test_the_new_unit_ids_agree_with_the_combat_table_and_the_odds_calculator() 
             tables().units[unit].attack,
             tables().units[unit].defence,
         )
+
+
+def test_advanced_production_takes_two_off_the_cruiser() -> None:
+    # S3:L238: DD, CA and BMR cost 2 less with Advanced Production (the cruiser is an optional unit)
+    game = fresh(optional_units=True)
+    game.d["techs"]["russians"] = ["advanced-production"]
+    bank = game.d["bank"]["russians"]
+    choose(game, "russians", "buy cruiser")
+    assert game.d["bank"]["russians"] == bank - 13
+    choose(game, "russians", "buy destroyer")
+    assert game.d["bank"]["russians"] == bank - 13 - (game.stats["destroyer"].cost - 2)
+
+
+def test_price_cuts_marked_optional_name_units_of_the_optional_rules() -> None:
+    # the module check skips them (the Revised module lacks them), so they are checked here
+    from grandstrategy.axis_allies.aarhe.tables import shipped_tables
+
+    marked = {c.unit for c in shipped_tables().research.cheaper if c.optional}
+    assert marked == {"cruiser"} and marked <= {u.id for u in optional_tables().units}
+
+
+def test_the_dive_bomber_is_bought_for_8_and_placed_with_4_moves() -> None:
+    # S3:L248: DB cost 8, move 4 (its dice: test_combat_land.py's dive bomber test)
+    game = fresh(optional_units=True)
+    bank = game.d["bank"]["russians"]
+    choose(game, "russians", "buy dive-bomber")
+    assert game.d["bank"]["russians"] == bank - 8 and game.d["purchased"] == {"dive-bomber": 1}
+    at(game, "russians", "mobilize")
+    game.d["purchased"] = {"dive-bomber": 1}
+    choose(game, "russians", "place dive-bomber russia")
+    assert game.units("russia")[key("russians", "dive-bomber", 4)] == 1
+
+
+@pytest.mark.parametrize("optional_units", [True, False])
+def test_with_the_optional_units_only_naval_fighters_land_on_carriers(optional_units: bool) -> None:
+    # S3:L218, AH-O2: when the NAV is in play only it lands on carriers; off, fighters do (Revised)
+    game = fresh(optional_units=optional_units)
+    at(game, "americans", "noncombat-move")
+    put(game, "sz-10", ("americans", "carrier", 1))
+    put(game, "eastern-united-states", ("americans", "fighter", 1))
+    landing = "move 1 fighter eastern-united-states -> sz-10" in options(game)
+    assert landing is not optional_units
+    if optional_units:
+        put(game, "eastern-united-states", ("americans", "fighter", 1), ("americans", "naval-fighter", 1))
+        assert "move 1 naval-fighter eastern-united-states -> sz-10" in options(game)
+    # a fighter at sea does not ride the carrier away and is lost at the end of the move
+    put(game, "sz-10", ("americans", "carrier", 1), ("americans", "fighter", 1))
+    choose(game, "americans", "move 1 carrier sz-10 -> sz-11")
+    assert (key("americans", "fighter", 4) in game.units("sz-10")) is optional_units
+    choose(game, "americans", "done")
+    assert not any(key("americans", "fighter", m) in game.units("sz-10") for m in range(5))
+    assert any(key("americans", "fighter", m) in game.units("sz-11") for m in range(5)) is not optional_units
+
+
+def test_with_the_optional_units_new_fighters_are_not_placed_on_carriers() -> None:
+    # S3:L218: a new naval fighter may go onto a carrier next to its IC; a new fighter may not
+    game = fresh(optional_units=True)
+    at(game, "americans", "mobilize")
+    put(game, "sz-10", ("americans", "carrier", 1))
+    game.d["purchased"] = {"fighter": 1, "naval-fighter": 1}
+    placing = set(options(game))
+    assert "place naval-fighter eastern-united-states sz-10" in placing
+    assert "place fighter eastern-united-states" in placing
+    assert "place fighter eastern-united-states sz-10" not in placing
+
+
+def test_an_allied_naval_fighter_aboard_the_attackers_carrier_fights() -> None:
+    # S3:L248: a NAV is never cargo, so one riding an ally's carrier into a sea battle fights
+    game = fresh(optional_units=True)
+    at(game, "americans", "combat-move")
+    game.d["aarhe"]["queue"] = [["americans", "second"]]
+    put(game, "sz-10", ("americans", "carrier", 1), ("british", "naval-fighter", 1))
+    put(game, "sz-11", ("japanese", "destroyer", 1))
+    choose(game, "americans", "move 1 carrier sz-10 -> sz-11")
+    assert game.units("sz-11")[key("british", "naval-fighter", 2)] == 1  # it rode along
+    choose(game, "americans", "done")
+    choose(game, "americans", "fight sz-11")
+    labels = roll(game, 6, 6, 3)  # the destroyer's anti-air misses twice, then the air strike
+    assert "sz-11: americans naval-fighter attacks a japanese destroyer, hits on 3 or less" in labels
+    assert key("japanese", "destroyer", 2) not in game.units("sz-11")
+    assert game.units("sz-11")[key("british", "naval-fighter", 2)] == 1

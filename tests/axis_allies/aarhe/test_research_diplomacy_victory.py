@@ -8,6 +8,7 @@ from tests.axis_allies.game_helpers import put
 
 from grandstrategy.axis_allies.aarhe import turns
 from grandstrategy.axis_allies.aarhe.ruleset import AA_AARHE
+from grandstrategy.axis_allies.game.board import key
 from grandstrategy.core.errors import UserInputError
 
 
@@ -185,3 +186,17 @@ def test_without_rockets_no_id_fires() -> None:
     game = fresh()
     at(game, "germans", "combat")
     assert not [o for o in options(game) if o.startswith("rocket")]
+
+
+def test_long_range_aircraft_received_from_the_ally_counts_from_that_turn() -> None:
+    # S3:L238, L240: the British aircraft start the turn they receive it with its full moves
+    # (they have not flown, so a ferry flight is open to them)
+    game = fresh()
+    game.d["techs"]["americans"] = ["long-range-aircraft"]
+    at(game, "americans", "research")
+    choose(game, "americans", "transfer long-range-aircraft to british")
+    put(game, "united-kingdom", ("british", "fighter", 1))
+    assert game.units("united-kingdom")[key("british", "fighter", 4)] == 1
+    at(game, "british")
+    assert game.units("united-kingdom")[key("british", "fighter", 6)] == 1
+    assert game.movement("british", "fighter") == 6

@@ -413,3 +413,22 @@ def test_aircraft_fly_at_most_half_their_movement_to_a_target() -> None:
     flights = [o.split()[-1] for o in options(game) if o.startswith("move 1 fighter germany")]
     assert game.air_distance("germany", "caucasus") == 3 == game.air_distance("germany", "archangel")
     assert "karelia-ssr" in flights and "caucasus" not in flights and "archangel" not in flights
+
+
+def test_a_move_or_airlift_of_several_units_keeps_a_miniature_territory_within_three() -> None:
+    # S3:L246: the limit counts the whole move; an airlift brings its bombers too
+    game = fresh()
+    game.d["owner"]["algeria"] = "british"
+    at(game, "british", "noncombat-move")
+    put(game, "gibraltar", ("british", "infantry", 1))
+    put(game, "algeria", ("british", "fighter", 3), ("british", "bomber", 2), ("british", "infantry", 2))
+    into = [o for o in options(game) if o.endswith("algeria -> gibraltar")]
+    assert into == [
+        "airlift 1 infantry algeria -> gibraltar",  # 1 bomber + 1 infantry: 3 in all
+        "move 1 bomber algeria -> gibraltar",
+        "move 2 bomber algeria -> gibraltar",
+        "move 1 fighter algeria -> gibraltar",
+        "move 2 fighter algeria -> gibraltar",  # not all 3
+    ]
+    choose(game, "british", "move 2 fighter algeria -> gibraltar")
+    assert not [o for o in options(game) if o.endswith("-> gibraltar")]

@@ -124,7 +124,12 @@ def airlift_options(game: AAGame) -> list[str]:
         most = min(infantry, sum(n for _, n in bombers) * per_bomber(game))
         bomber = split(bombers[0][0])[1]
         for target in targets(game, where, bomber):
-            result.extend(f"airlift {c} {CARGO} {where} -> {target}" for c in sorted({1, most}))
+            room = game.profile.entry_room(game, target)  # S3:L246: bombers and infantry count
+            fit = most
+            if room is not None:
+                fit = max((c for c in range(most + 1) if c + -(-c // per_bomber(game)) <= room), default=0)
+            counts = sorted({1, fit}) if fit else []
+            result.extend(f"airlift {c} {CARGO} {where} -> {target}" for c in counts)
     return result
 
 

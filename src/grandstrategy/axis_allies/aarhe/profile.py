@@ -606,16 +606,20 @@ class AarheProfile(Profile):
             return False  # S3:L216: half the movement to reach the target
         if not lendlease.room_for_cargo(game, self.tables, unit, target):
             return False  # a laden lend-lease transport carries nothing else (S3:L234)
-        limit = self.tables.map.miniature_limit.value
-        if any(m.territory == target and m.kind == "miniature" for m in self.tables.map.terrain):
-            team = sum(
-                n
-                for s, n in game.units(target).items()
-                if game.friendly(power, split(s)[0]) and game.stats[split(s)[1]].combat
-            )
-            if team >= limit:  # S3:L246
-                return False
-        return True
+        room = self.entry_room(game, target)
+        return room is None or room > 0  # S3:L246
+
+    def entry_room(self, game: Board, target: str) -> int | None:
+        """How many more units of the power on move's team a miniature territory takes (S3:L246:
+        3 of a team); ``None`` elsewhere. A move of several units or an airlift must fit it."""
+        if not any(m.territory == target and m.kind == "miniature" for m in self.tables.map.terrain):
+            return None
+        team = sum(
+            n
+            for s, n in game.units(target).items()
+            if game.friendly(game.power, split(s)[0]) and game.stats[split(s)[1]].combat
+        )
+        return max(0, self.tables.map.miniature_limit.value - team)
 
     def book_raid_damage(self, game: Board, where: str, owner: str, damage: int) -> bool:
         """Economic attacks cut the territory's next income, never below 0; at a capital the
@@ -684,6 +688,15 @@ class AarheProfile(Profile):
         """Whether only naval fighters stay on carriers at sea (S3:L218, L226): when the game plays
         the optional units."""
         return optional.on(game, "optional_units")
+
+    def carrier_cost(self, game: Board, unit: str) -> int:
+        """With the optional units in play only their carrier aircraft, the naval fighter, lands
+        on carriers (S3:L218, AH-O2): the Revised fighter then takes no carrier room, so it
+        neither lands on one, rides one as cargo nor is placed on one; off, as Revised."""
+        cost = self.stats[unit].carrier_cost
+        if cost and unit not in optional.unit_ids() and self.naval_fighters(game):
+            return 0
+        return cost
 
     def purchasable(self) -> tuple[str, ...]:
         """The Revised units on sale (a bid too); the optional units are offered by

@@ -149,8 +149,12 @@ class Pair(Row):
 
 
 class Cheaper(Row):
+    """One of Advanced Production's price cuts; ``optional`` marks a unit of the optional rules
+    (``data/optional.yaml``), which the Revised module lacks and so is not checked against it."""
+
     unit: Slug
     by: Count
+    optional: bool = False
 
 
 class ResearchFile(BaseModel):
@@ -361,7 +365,7 @@ def cross_problems(tables: Tables, module: MapModule) -> list[str]:
         if listed != total.points:
             problems.append(f"{total.nation}'s cities add up to {listed} points, not {total.points}")
     need("power", powers, *e.authoritarian, *(c.power for c in r.capacity), *(x.power for x in d.rolls))
-    need("unit", units, *(u.unit for u in e.two_turn_builds), *(c.unit for c in r.cheaper))
+    need("unit", units, *(u.unit for u in e.two_turn_builds), *(c.unit for c in r.cheaper if not c.optional))
     need("territory", places, *e.lend_lease.load_from, *e.lend_lease.unload_zones)
     for tech in r.techs:
         need("power", powers, *tech.start)

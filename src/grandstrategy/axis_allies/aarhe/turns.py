@@ -205,8 +205,23 @@ def begin_turn(game: AAGame, power: str) -> None:
     for unit, n in ready.items():
         game.d["purchased"][unit] = game.d["purchased"].get(unit, 0) + n
     for tech in state(game)["transfers"].pop(power, []):  # S3:L240: from the receiver's next turn
+        full = {unit: game.movement(power, unit) for unit in game.stats}
         game.d["techs"][power] = sorted({*game.techs(power), tech})
         game.log(f"receives {tech} from its ally")
+        lift_full_moves(game, power, full)
+
+
+def lift_full_moves(game: AAGame, power: str, before: dict[str, int]) -> None:
+    """Units of ``power`` with the full moves of ``before`` get their full moves under its techs
+    now: a technology received at the start of the turn (Long Range Aircraft) counts from it,
+    and they have not moved (S3:L238, L240)."""
+    for where in list(game.d["units"]):
+        for stack, n in list(game.units(where).items()):
+            owner, unit, moves, damage = split(stack)
+            now = game.movement(power, unit)
+            if owner == power and moves == before[unit] and now != moves:
+                game.add(where, stack, -n)
+                game.add(where, key(owner, unit, now, damage), n)
 
 
 def next_step(game: AAGame, tables: Tables) -> None:
@@ -688,9 +703,9 @@ def place_options(game: AAGame, tables: Tables) -> list[str]:
                     if not game.enemy_units(power, zone, combat_only=True):
                         result.append(f"place {unit} {factory} {zone}")
             else:
-                if stats.carrier_cost:
+                if game.carrier_cost(unit):
                     for zone in game.module.sea_neighbours(factory):
-                        if game.carrier_room(zone) >= stats.carrier_cost:
+                        if game.carrier_room(zone) >= game.carrier_cost(unit):
                             result.append(f"place {unit} {factory} {zone}")
                 result.append(f"place {unit} {factory}")
     if purchased.get("infantry"):

@@ -82,6 +82,10 @@ class Board:
     def movement(self, power: str, unit: str) -> int:
         return self.profile.movement(unit, self.techs(power))
 
+    def carrier_cost(self, unit: str) -> int:
+        """The carrier room one ``unit`` takes in this game, 0 if it may not land on carriers."""
+        return self.profile.carrier_cost(self, unit)
+
     def fights(self, unit: str, where: str) -> bool:
         """Whether a unit there rolls and can be hit: not a factory or AA gun, not cargo at sea."""
         stats = self.stats[unit]
@@ -148,7 +152,7 @@ class Board:
         for stack, n in self.d["units"].get(zone, {}).items():
             owner, unit, _, _ = split(stack)
             if self.friendly(power, owner):
-                room += n * (self.stats[unit].carrier_capacity - self.stats[unit].carrier_cost)
+                room += n * (self.stats[unit].carrier_capacity - self.carrier_cost(unit))
         return room
 
     def cargo(self, zone: str, power: str) -> list[str]:

@@ -521,9 +521,9 @@ class AAGame(Movement, Bids, GameState):
                         if not self.enemy_units(power, zone, combat_only=True):
                             result.append(f"place {unit} {factory} {zone}")
                 else:
-                    if stats.carrier_cost:  # LHTR: new fighters may go onto carriers next to the factory
+                    if self.carrier_cost(unit):  # LHTR: new fighters may go onto carriers next to the factory
                         for zone in self.module.sea_neighbours(factory):
-                            if self.carrier_room(zone) >= stats.carrier_cost:
+                            if self.carrier_room(zone) >= self.carrier_cost(unit):
                                 result.append(f"place {unit} {factory} {zone}")
                     result.append(f"place {unit} {factory}")
         if any(self.stats[u].factory for u in purchased):

@@ -31,7 +31,7 @@ class Movement(Combat):
                     if combat and where in self.d["battles"]:
                         continue  # aircraft that flew into a battle stop there (Revised combat move)
                     targets = self.air_targets(
-                        where, moves, combat=combat, carrier=stats.carrier_cost > 0, unit=unit
+                        where, moves, combat=combat, carrier=self.carrier_cost(unit) > 0, unit=unit
                     )
                 elif stats.domain == "land":
                     targets = self.land_targets(where, unit, combat=combat)
@@ -46,6 +46,9 @@ class Movement(Combat):
             for (unit, target), n in sorted(reach.items()):
                 stats = self.stats[unit]
                 counts = [1, n] if n > 1 else [1]
+                room = self.profile.entry_room(self, target)
+                if room is not None:  # a variant's limit counts the whole move
+                    counts = sorted({min(c, room) for c in counts if min(c, room) > 0})
                 if stats.transport_capacity:
                     counts = [c for c in counts if self.carry_plan(where, c) is not None]
                 if stats.domain == "land" and self.is_sea(target):  # boarding: as many as fit
@@ -338,14 +341,14 @@ class Movement(Combat):
             if not self.friendly(power, owner):
                 continue
             stay_room += n * self.stats[kind].carrier_capacity
-            if self.stats[kind].domain == "air" and self.stats[kind].carrier_cost:
+            if self.stats[kind].domain == "air" and self.carrier_cost(kind):
                 fighters.extend([(owner == power, moves, stack)] * n)
-        load = sum(self.stats[split(s)[1]].carrier_cost for _, _, s in fighters)
+        load = sum(self.carrier_cost(split(s)[1]) for _, _, s in fighters)
         room = count * self.stats[unit].carrier_capacity
         taken: list[str] = []
         own = 0
         for mine, _, stack in sorted(fighters):
-            cost = self.stats[split(stack)[1]].carrier_cost
+            cost = self.carrier_cost(split(stack)[1])
             if cost > room:
                 break
             if riders is None or not mine:
@@ -371,7 +374,7 @@ class Movement(Combat):
             n
             for s, n in self.stacks(zone)
             if split(s)[0] == power
-            and self.stats[split(s)[1]].carrier_cost
+            and self.carrier_cost(split(s)[1])
             and self.stats[split(s)[1]].domain == "air"
         )
         most = min(own, room)
@@ -436,7 +439,7 @@ class Movement(Combat):
                 if owner != power or self.stats[unit].domain != "air":
                     continue
                 if self.is_sea(where):
-                    cost = self.stats[unit].carrier_cost
+                    cost = self.carrier_cost(unit)
                     lost = min(n, -(-over // cost)) if cost else n  # bombers never land at sea
                     over = max(0, over - lost * cost)
                 else:

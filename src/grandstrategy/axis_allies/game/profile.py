@@ -394,6 +394,16 @@ class Profile:
         base game's rules (a variant's map or alliance limits). Revised: always."""
         return True
 
+    def entry_room(self, game: Board, target: str) -> int | None:
+        """How many more units the power on move may bring into ``target`` (a variant's limit on
+        a territory), ``None`` for no limit. Revised: none."""
+        return None
+
+    def carrier_cost(self, game: Board, unit: str) -> int:
+        """The carrier room one ``unit`` takes, 0 when it may not land on carriers in ``game``
+        (a variant may keep some aircraft off them). Revised: the unit's own carrier cost."""
+        return self.stats[unit].carrier_cost
+
 
 def revised_profile(module: MapModule) -> Profile:
     """The Revised + LHTR 1.3 profile over ``module``."""

@@ -98,12 +98,14 @@ class CycleRun:
     def side(self, attacker: bool) -> list[tuple[str, str, str, int, int]]:
         """``(stack, power, type, damage, count)`` of one side's units in the battle: the attacking
         power's, or every power's hostile to it (the attacker is the power on move, except in an
-        air interdiction, which happens in the enemy's turn)."""
+        air interdiction, which happens in the enemy's turn). An allied naval fighter aboard at sea
+        fights with the attacker: it is never cargo (S3:L248)."""
         power = self.b["attacker"]
+        sea = self.g.is_sea(self.where)
         result = []
         for stack, n in self.g.stacks(self.where):
             owner, unit, _, damage = split(stack)
-            mine = owner == power
+            mine = owner == power or (sea and self.role(unit) == "NAV" and self.g.friendly(power, owner))
             if self.g.fights(unit, self.where) and (mine if attacker else not self.g.friendly(power, owner)):
                 result.append((stack, owner, unit, damage, n))
         return result
