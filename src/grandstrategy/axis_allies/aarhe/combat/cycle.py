@@ -203,11 +203,6 @@ class CycleBase:
     def land_units(self, attacker: bool) -> int:
         return self.count(attacker, domain="land")
 
-    def finish(self) -> None:
-        """The battle is over: units set aside come back; the base decides capture (S3:L220)."""
-        self.b["queue"] = []
-        self.g.finish_battle(self.b)
-
     # ---- plumbing ---------------------------------------------------------------------------
 
     def run(self) -> None:
@@ -254,6 +249,11 @@ class CycleBase:
         self.b["hits"].append(
             {"attacker": taking_attacker, "pool": pool, "target": target, "screen": screen, "effect": effect}
         )
+
+    def finish(self) -> None:
+        """The battle is over: units set aside come back; the base decides capture (S3:L220)."""
+        self.b["queue"] = []
+        self.g.finish_battle(self.b)
 
     # ---- opening -----------------------------------------------------------------------------
 
