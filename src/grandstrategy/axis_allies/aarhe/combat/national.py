@@ -20,17 +20,17 @@ from grandstrategy.axis_allies.aarhe import optional
 from grandstrategy.axis_allies.aarhe.optional import NationalAttack, optional_tables
 
 if TYPE_CHECKING:
-    from grandstrategy.axis_allies.aarhe.combat.machine import CycleRun
+    from grandstrategy.axis_allies.aarhe.combat.cycle import CycleBase
 
 FIGHTERS = ("FTR", "NAV")
 """Roles that count as fighters for "no enemy fighters" (S3:L250)."""
 
 
-def playing(run: CycleRun) -> bool:
+def playing(run: CycleBase) -> bool:
     return optional.on(run.g, "national_attacks")
 
 
-def holds(run: CycleRun, record: NationalAttack, attacker: bool) -> bool:
+def holds(run: CycleBase, record: NationalAttack, attacker: bool) -> bool:
     """Whether a record's side and conditions hold in this battle for one side."""
     if (record.side == "attack") != attacker:
         return False
@@ -46,12 +46,12 @@ def holds(run: CycleRun, record: NationalAttack, attacker: bool) -> bool:
     return all(checks[c]() for c in record.when)
 
 
-def _records(run: CycleRun, owner: str, unit: str) -> list[NationalAttack]:
+def _records(run: CycleBase, owner: str, unit: str) -> list[NationalAttack]:
     role = run.role(unit)
     return [r for r in optional_tables().attacks if r.nation == owner and r.role == role]
 
 
-def modifier(run: CycleRun, owner: str, unit: str, attacker: bool) -> int:
+def modifier(run: CycleBase, owner: str, unit: str, attacker: bool) -> int:
     """The plain National Attack bonus on one die of this unit (fighters' +1 of Blitzkrieg, Lance
     Torpedo and Radar); the special ones are :func:`per_fighter` and :func:`opening`."""
     if not playing(run):
@@ -63,7 +63,7 @@ def modifier(run: CycleRun, owner: str, unit: str, attacker: bool) -> int:
     )
 
 
-def per_fighter(run: CycleRun, attacker: bool) -> list[tuple[str, str, int, int]]:
+def per_fighter(run: CycleBase, attacker: bool) -> list[tuple[str, str, int, int]]:
     """``(nation, role, modifier, fighters)``: each of the nation's fighters in the battle lifts
     one unit of ``role`` by ``modifier`` (Blitzkrieg's tanks)."""
     if not playing(run):
@@ -79,7 +79,7 @@ def per_fighter(run: CycleRun, attacker: bool) -> list[tuple[str, str, int, int]
     return result
 
 
-def amphibious(run: CycleRun) -> list[tuple[str, str, int]]:
+def amphibious(run: CycleBase) -> list[tuple[str, str, int]]:
     """``(nation, role, modifier)`` for the attacker's units landed from the sea (Marines)."""
     if not playing(run):
         return []
@@ -90,7 +90,7 @@ def amphibious(run: CycleRun) -> list[tuple[str, str, int]]:
     ]
 
 
-def opening(run: CycleRun, attacker: bool, owner: str, unit: str) -> tuple[int, int] | None:
+def opening(run: CycleBase, attacker: bool, owner: str, unit: str) -> tuple[int, int] | None:
     """``(modifier, at most how many)`` when units of this type fire in the opening fire of the
     first cycle instead of its main round (Lance Torpedo's destroyers, Shock Troops), else None.
     ``at most`` counts what the turn's limit leaves (no limit: every unit)."""
@@ -105,7 +105,7 @@ def opening(run: CycleRun, attacker: bool, owner: str, unit: str) -> tuple[int, 
     return None
 
 
-def used_this_turn(run: CycleRun) -> dict[str, int]:
+def used_this_turn(run: CycleBase) -> dict[str, int]:
     """How many units used each limited National Attack this turn: in the turn's records when the
     game keeps them (``d["aarhe_turn"]``), else in the battle."""
     records = run.g.d.get("aarhe_turn")
@@ -114,7 +114,7 @@ def used_this_turn(run: CycleRun) -> dict[str, int]:
     return used
 
 
-def spend(run: CycleRun, owner: str, unit: str, n: int) -> None:
+def spend(run: CycleBase, owner: str, unit: str, n: int) -> None:
     """Count ``n`` units' use of a limited opening-fire attack."""
     for record in _records(run, owner, unit):
         if record.opening_fire and record.per_turn is not None:
