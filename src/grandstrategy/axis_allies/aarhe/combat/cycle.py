@@ -54,6 +54,26 @@ POOL_ORDER = (
 """Casualty pools, most restricted first: hits are allocated in this order (AH-C3)."""
 
 
+def cycle_records(queue: list[Any]) -> dict[str, Any]:
+    """The bookkeeping every battle of the variant's machine starts with: its steps ``queue``, no
+    dice, question, hits, screens, aims or retreats yet."""
+    return {
+        "round": 0,
+        "stage": "aarhe",
+        "queue": queue,
+        "dice": [],
+        "ask": None,
+        "hits": [],
+        "owed": [],
+        "screens": [],
+        "submerged": {},
+        "aboard": {},
+        "aim": None,
+        "idp": None,
+        "retreating": {},
+    }
+
+
 def _name(target: str) -> str:
     """``owner unit`` of an ``owner:unit`` target, for labels and options."""
     return target.replace(":", " ")
@@ -272,19 +292,7 @@ class CycleBase:
             "amphibious": amphibious,
             "bombard": sorted(g.d["bombard"].pop(where, [])) if not g.is_sea(where) else [],
             "cycle": 0,
-            "round": 0,
-            "stage": "aarhe",
-            "queue": [],
-            "dice": [],
-            "ask": None,
-            "hits": [],
-            "owed": [],
-            "screens": [],
-            "submerged": {},
-            "aboard": {},
-            "aim": None,
-            "idp": None,
-            "retreating": {},
+            **cycle_records([]),
         }
         g.d["battle"] = self.b
         if amphibious and not g.is_sea(where):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from grandstrategy.axis_allies.aarhe.combat.cycle import cycle_records
 from grandstrategy.axis_allies.aarhe.combat.machine import ESCORT, CycleRun, _name, _techs
 from grandstrategy.axis_allies.game.board import split
 from grandstrategy.axis_allies.game.combat import Combat
@@ -31,19 +32,7 @@ def _battle(
         "amphibious": {},
         "bombard": [],
         "cycle": 1,
-        "round": 0,
-        "stage": "aarhe",
-        "queue": queue,
-        "dice": [],
-        "ask": None,
-        "hits": [],
-        "owed": [],
-        "screens": [],
-        "submerged": {},
-        "aboard": {},
-        "aim": None,
-        "idp": None,
-        "retreating": {},
+        **cycle_records(queue),
         **extra,
     }
     game.d["battle"] = battle
