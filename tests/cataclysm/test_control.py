@@ -12,6 +12,7 @@ from grandstrategy.cataclysm.rules.control import (
     interests,
     production_sites,
     victory_points,
+    win_margin,
     winner,
 )
 from grandstrategy.cataclysm.state import CataclysmState, new_state
@@ -105,6 +106,31 @@ def test_production_sites_lr_2_3_9(campaign: CataclysmState) -> None:
 def test_winner_lr_1_7_2(democracy: int, fascism: int, communism: int, expected: Ideology) -> None:
     scores = {Ideology.DEMOCRACY: democracy, Ideology.FASCISM: fascism, Ideology.COMMUNISM: communism}
     assert winner(scores) is expected
+
+
+@pytest.mark.parametrize(
+    ("scores", "ideology", "margin"),
+    [
+        ((10, 4, 5), Ideology.DEMOCRACY, 1),  # wins by beating 9, loses at 9
+        ((9, 4, 5), Ideology.DEMOCRACY, 0),  # one more VP wins
+        ((5, 4, 5), Ideology.DEMOCRACY, -4),  # needs 10: five more
+        ((5, 4, 0), Ideology.DEMOCRACY, 1),  # Communism at 0: only the highest score counts
+        ((9, 4, 5), Ideology.COMMUNISM, 1),  # wins; at 4 the Democracies' 9 beat 4 + 4
+        ((9, 4, 5), Ideology.FASCISM, -1),  # needs 6 to beat Communism's 5 (a tie goes to Communism)
+        (
+            (12, 4, 5),
+            Ideology.FASCISM,
+            -2,
+        ),  # needs 7 (three more): then the Democracies' 12 is no more than 7 + 5
+        ((3, 17, 6), Ideology.FASCISM, 11),  # still wins at 7 (over 6, and 3 is no more than 7 + 6)
+    ],
+)
+def test_win_margin_counts_the_winner_test_in_vp_lr_1_7_2(
+    scores: tuple[int, int, int], ideology: Ideology, margin: int
+) -> None:
+    by_ideology = dict(zip((Ideology.DEMOCRACY, Ideology.FASCISM, Ideology.COMMUNISM), scores, strict=True))
+    assert win_margin(by_ideology, ideology) == margin
+    assert list(by_ideology.values()) == list(scores)  # the caller's scores are not touched
 
 
 def test_ideology_scores_sum_powers(campaign: CataclysmState) -> None:

@@ -11,7 +11,7 @@ from grandstrategy.cataclysm.engine.atomic import AVAILABLE, READY
 from grandstrategy.cataclysm.markers import MARKERS, describe_marker, describe_posture
 from grandstrategy.cataclysm.module import load_module
 from grandstrategy.cataclysm.module.schema import ResourceKind
-from grandstrategy.cataclysm.position import area_view, cup_view, power_position, resolve_power
+from grandstrategy.cataclysm.position import area_view, cup_view, power_position, resolve_power, score_view
 from grandstrategy.cataclysm.rules.control import victory_points
 from grandstrategy.cataclysm.rules.special import LEND_LEASE_IN_PLAY, TSR_IN_PLAY
 from grandstrategy.cataclysm.state import new_state
@@ -153,6 +153,25 @@ def test_cup_view_counts_by_power_and_kind() -> None:
     assert sum(n for held in view.by_power.values() for n in held.values()) + 5 == view.total
     assert view.reserves == {"Germany": "Germany flag"}
     json.dumps(view.to_json())
+
+
+def test_score_view_applies_the_winner_test_lr_1_7_2() -> None:
+    """1933: the Democracies' 6 VP beat Fascism and Communism together (1 + 1), with 3 VP to spare;
+    1939: Communism scores 0, so the sum rule is off and the 3-3 tie goes to Fascism."""
+    start = score_view(game()).to_json()
+    assert start["winner"] == "democracy" and start["sum_rule"] is True
+    by_ideology = {s["ideology"]: s for s in start["standings"]}
+    assert by_ideology["democracy"]["powers"] == {"France": 4, "United Kingdom": 2, "United States": 0}
+    assert (by_ideology["democracy"]["vp"], by_ideology["democracy"]["margin"]) == (6, 4)
+    assert by_ideology["fascism"]["margin"] == -3  # 4 more: at 5 + 1 the Democracies' 6 is not more
+    assert by_ideology["communism"]["margin"] == -3
+    europe = score_view(game("europe-1939"))
+    assert europe.winner == "fascism" and europe.sum_rule is False
+    assert [(s.ideology, s.vp, s.wins_now, s.margin) for s in europe.standings] == [
+        ("democracy", 3, False, 0),  # one more VP breaks the tie
+        ("fascism", 3, True, 1),
+        ("communism", 0, False, -2),  # at 3 the tie with Fascism is Communism's
+    ]
 
 
 def test_area_view_and_name_lookup() -> None:

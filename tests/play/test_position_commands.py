@@ -1,4 +1,4 @@
-"""The terminal's position commands: status/me, status POWER, area NAME, cup (play/position_text.py)."""
+"""The terminal's position commands: status/me, status POWER, area NAME, cup, score (position_text.py)."""
 
 from __future__ import annotations
 
@@ -98,7 +98,22 @@ def test_cup_shows_counts_and_no_order(tmp_path: Path) -> None:
     assert not any(":" in line and line.split(":")[0] in ("flag", "unit", "offensive") for line in out)
 
 
-@pytest.mark.parametrize("command", ["status", "area ruhr", "cup"])
+def test_score_says_who_wins_if_the_game_ended_now(tmp_path: Path) -> None:
+    game = session(tmp_path)
+    list(game.bot_moves())
+    before = game.match.state_hash()
+    out = [line for line in section(play(game, ["score"]), "score") if not line.startswith("saved to")]
+    text = "\n".join(out)
+    assert out[0] == "the score (victory points, LR 1.7.1)"
+    assert "democracy: 6 (France 4, United Kingdom 2, United States 0) · wins now" in text
+    assert "fascism: 1 (Germany 0, Italy 0, Japan 1) · needs 4 VP more to win" in text
+    assert "if the game ended now: democracy wins (LR 1.7.2)" in text
+    assert "more VP than the two together" in " ".join(out)
+    assert max(len(line) for line in out) <= WIDTH
+    assert game.match.state_hash() == before
+
+
+@pytest.mark.parametrize("command", ["status", "area ruhr", "cup", "score"])
 def test_help_names_the_commands(command: str) -> None:
     from grandstrategy.play.terminal import HELP
 

@@ -3,7 +3,8 @@
 :func:`power_position` gathers what a player otherwise pieces together from the log: the areas a
 power controls and their resources, its units, production and reserve, force pool, flags, cubes,
 interests, relations, record line and the special markers that bind it, each named in words with
-its rule. :func:`area_view` describes one area, :func:`cup_view` the action cup. Each returns a
+its rule. :func:`area_view` describes one area, :func:`cup_view` the action cup, :func:`score_view`
+the score and who would win now. Each returns a
 frozen dataclass with ``to_json``; rendering as text lives in the play layer.
 
 Secrets (LR 1.4): every piece on the map, the record display and the status cards is open to all
@@ -27,16 +28,19 @@ from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.lookup import CONNECTION_NAMES, resolve_area
 from grandstrategy.cataclysm.markers import MARKERS, describe_marker, describe_posture
 from grandstrategy.cataclysm.module import Module
-from grandstrategy.cataclysm.module.schema import AreaType, Resource, ResourceKind
+from grandstrategy.cataclysm.module.schema import AreaType, Ideology, Resource, ResourceKind
 from grandstrategy.cataclysm.rules.arithmetic import builds
 from grandstrategy.cataclysm.rules.control import (
     allied,
     at_war,
     belligerent,
     controller,
+    ideology_scores,
     interests,
     special_resource_in_play,
     victory_points,
+    win_margin,
+    winner,
 )
 from grandstrategy.cataclysm.rules.economy import build_cost, collectable, limited_in_play
 from grandstrategy.cataclysm.rules.politics import effectiveness
@@ -261,6 +265,56 @@ class CupView:
     def to_json(self) -> dict[str, Any]:
         """Plain JSON data, fields in a fixed order."""
         return asdict(self)
+
+
+@dataclass(frozen=True)
+class IdeologyStanding:
+    """One ideology on the winner test of LR 1.7.2 if the game ended now."""
+
+    ideology: str
+    vp: int
+    powers: dict[str, int]
+    wins_now: bool
+    margin: int
+    """From :func:`~grandstrategy.cataclysm.rules.control.win_margin`: at 1 or more it wins and
+    would still win with ``margin - 1`` VP less; at 0 or less it needs ``1 - margin`` VP more."""
+
+
+@dataclass(frozen=True)
+class ScoreView:
+    """Victory points by ideology and power (LR 1.7.1) and who wins if the game ended now
+    (LR 1.7.2), with what each ideology needs; ``sum_rule`` says whether the Democracies must
+    beat Fascism and Communism together (both score above zero)."""
+
+    standings: list[IdeologyStanding]
+    winner: str
+    sum_rule: bool
+    result: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON data, fields in a fixed order."""
+        return asdict(self)
+
+
+def score_view(game: CataclysmGame) -> ScoreView:
+    """The score as the winner test reads it (LR 1.7): open information only (VP come from cubes
+    on the map and the powers' status, LR 1.4)."""
+    module, state = game.module, game.state
+    scores = ideology_scores(module, state)
+    standings = []
+    for ideology, vp in scores.items():
+        powers = {
+            _name(module, power): victory_points(module, state, power)
+            for power in state.powers
+            if module.powers[power].ideology is ideology
+        }
+        margin = win_margin(scores, ideology)
+        standings.append(IdeologyStanding(ideology.value, vp, powers, margin > 0, margin))
+    fascism, communism = scores[Ideology.FASCISM], scores[Ideology.COMMUNISM]
+    result = None
+    if state.result is not None:
+        result = f"{state.result.get('winner')} won ({state.result.get('how')})"
+    return ScoreView(standings, winner(scores).value, fascism > 0 and communism > 0, result)
 
 
 # ---- words -----------------------------------------------------------------------------------------
@@ -713,10 +767,13 @@ def cup_view(game: CataclysmGame) -> CupView:
 __all__ = [
     "AreaView",
     "CupView",
+    "IdeologyStanding",
     "PowerPosition",
+    "ScoreView",
     "area_view",
     "counter_words",
     "cup_view",
     "power_position",
     "resolve_power",
+    "score_view",
 ]

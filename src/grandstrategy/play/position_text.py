@@ -1,4 +1,4 @@
-"""The position views as text for the terminal: ``status``, ``area`` and ``cup``.
+"""The position views as text for the terminal: ``status``, ``area``, ``cup`` and ``score``.
 
 The facts come from :mod:`grandstrategy.cataclysm.position` (structured data the web app can reuse);
 this module only lays them out with rich, for a screen 80 columns wide: narrow tables, and long
@@ -20,7 +20,7 @@ from grandstrategy.play.games import as_cataclysm
 
 if TYPE_CHECKING:
     from grandstrategy.cataclysm.engine.game import CataclysmGame
-    from grandstrategy.cataclysm.position import AreaView, CupView, PowerPosition
+    from grandstrategy.cataclysm.position import AreaView, CupView, PowerPosition, ScoreView
 
 WIDTH = 80
 """The widest line these views print (the terminal prints them at ``min(console width, WIDTH)``)."""
@@ -327,6 +327,46 @@ def render_cup(view: CupView) -> Group:
     return Group(*parts)
 
 
+# ---- score ----------------------------------------------------------------------------------------------
+
+
+def score_text(state: GameState) -> Group:
+    """``score``: VP by ideology and power and who wins if the game ended now (LR 1.7).
+
+    :raises UserInputError: not a Cataclysm game.
+    """
+    from grandstrategy.cataclysm.position import score_view
+
+    return render_score(score_view(_game(state, "score")))
+
+
+def render_score(view: ScoreView) -> Group:
+    """Each ideology's VP with its powers', then the winner test's verdict and each one's need."""
+    parts: list[RenderableType] = [Text("the score (victory points, LR 1.7.1)", style="bold")]
+    for standing in view.standings:
+        powers = ", ".join(f"{name} {vp}" for name, vp in standing.powers.items())
+        if standing.wins_now:
+            need = "wins now" + (
+                f", and would with {standing.margin - 1} VP less" if standing.margin > 1 else ""
+            )
+        else:
+            need = f"needs {1 - standing.margin} VP more to win"
+        parts.append(_line(standing.ideology, f"{standing.vp} ({powers}) · {need}"))
+    if view.result is not None:
+        parts.append(_line("result", view.result))
+    else:
+        parts.append(_line("if the game ended now", f"{view.winner} wins (LR 1.7.2)"))
+    if view.sum_rule:
+        parts.append(
+            Text(
+                "Fascism and Communism both score above zero, so the Democracies win only with more VP "
+                "than the two together; a tie goes to Communism, else to Fascism (LR 1.7.2).",
+                style="dim",
+            )
+        )
+    return Group(*parts)
+
+
 __all__ = [
     "WIDTH",
     "area_text",
@@ -335,5 +375,7 @@ __all__ = [
     "render_area",
     "render_cup",
     "render_power",
+    "render_score",
+    "score_text",
     "status_views",
 ]

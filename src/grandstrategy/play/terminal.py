@@ -15,7 +15,8 @@ the prompt:
 - ``status`` (or ``me``) shows your powers' positions: areas and resources, units, production
   and reserve, force pool, flags, cubes, interests, relations and special markers in words;
   ``status POWER`` another power's (public, LR 1.4); ``area NAME`` one area; ``cup`` the action
-  cup as counts (its contents are hidden; see :mod:`grandstrategy.play.position_text`);
+  cup as counts (its contents are hidden; see :mod:`grandstrategy.play.position_text`); ``score``
+  the VP by ideology and power and who would win if the game ended now (LR 1.7.2);
 - ``rules QUESTION`` asks the rules assistant and prints the section and its summary;
 - ``undo`` takes back your last choice (not past a die roll or a draw);
 - ``help`` lists the commands, ``show`` draws the screen again, ``quit`` leaves (the game is saved
@@ -45,7 +46,7 @@ from grandstrategy.core.errors import GrandStrategyError, UserInputError
 from grandstrategy.core.session import DecisionPoint
 from grandstrategy.play.games import PowerLine, decision_prompt, game_log, outcome, seat_names, summary
 from grandstrategy.play.narrate import event_text, involves, log_lines, names_for, split_stamp, tidy
-from grandstrategy.play.position_text import WIDTH, area_text, cup_text, status_views
+from grandstrategy.play.position_text import WIDTH, area_text, cup_text, score_text, status_views
 from grandstrategy.play.seats import HUMAN
 from grandstrategy.play.session import PlaySession
 
@@ -59,6 +60,7 @@ commands:
                    force pool, flags, cubes, interests, markers in words (alias: me)
   area NAME        one area: control, resources, terrain, units, cubes, neighbours
   cup              the action cup as counts (never its order) and the reserves
+  score            VP by ideology and power, and who wins if the game ended now
   rules QUESTION   ask the rules assistant, e.g. rules what is a flag
   undo             take back your last choice (not past a die roll or a draw)
   show             draw the screen again
@@ -68,7 +70,7 @@ commands:
 
 _IDEOLOGY_STYLE = {"democracy": "blue", "fascism": "red", "communism": "magenta"}
 _STABILITY_STYLE = {"steady": "green", "wavering": "yellow", "unstable": "bold red", "surrendered": "dim"}
-_VIEWS = ("status", "me", "area", "cup")  # the position views (play/position_text.py)
+_VIEWS = ("status", "me", "area", "cup", "score")  # the position views (play/position_text.py)
 
 ReadLine = Callable[[str], str]
 
@@ -300,6 +302,8 @@ class TerminalGame:
             view = status_views(state, rest, human)
         elif word == "area":
             view = area_text(state, rest)
+        elif word == "score":
+            view = score_text(state)
         else:
             view = cup_text(state)
         self.console.print(view, width=min(self.console.width, WIDTH))

@@ -345,3 +345,34 @@ def winner(scores: Mapping[Ideology, int]) -> Ideology:
     if len(tied) == 1:
         return tied[0]
     return Ideology.COMMUNISM if Ideology.COMMUNISM in tied else Ideology.FASCISM
+
+
+MARGIN_LIMIT = 40
+"""The farthest :func:`win_margin` looks, in victory points, either way."""
+
+
+def win_margin(scores: Mapping[Ideology, int], ideology: Ideology) -> int:
+    """By how many victory points ``ideology`` stands from the winner test of LR 1.7.2.
+
+    Positive: it wins now and would still win with that many VP less, less one (1: it wins, but
+    one VP less would lose). Zero or negative: it loses now and needs one VP more than minus the
+    margin to win (0: one VP more wins). Only the ideology's own score moves; the others stay, so
+    the Democracies' need to beat the other two together (and the ties going to Communism, then
+    Fascism) count exactly. Bounded by :data:`MARGIN_LIMIT` either way.
+    """
+    own = scores[ideology]
+    shifted = dict(scores)
+
+    def wins_with(delta: int) -> bool:
+        shifted[ideology] = own + delta
+        return winner(shifted) is ideology
+
+    if wins_with(0):
+        lost = 1
+        while lost < MARGIN_LIMIT and wins_with(-lost):
+            lost += 1
+        return lost
+    gained = 1
+    while gained < MARGIN_LIMIT and not wins_with(gained):
+        gained += 1
+    return 1 - gained
