@@ -244,3 +244,23 @@ def test_a_bad_age_is_one_clear_message(
     assert leaving.value.code == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_a_look_at_a_game_removed_under_it_is_a_404(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = Clock()
+    with clocked_client(engine, clock) as client:
+        game = create_pig(client)
+        service: GameService = client.app.state.service  # type: ignore[attr-defined]
+        authorise = service.authorise
+
+        def removed_by_another_process(session: Session, game_id: str, seat: str, token: str | None) -> Any:
+            row = authorise(session, game_id, seat, token)
+            with Session(engine) as other, other.begin():  # as another server's sweep would
+                for table in (ChanceRow, ActionRow, SeatRow):
+                    other.execute(table.__table__.delete().where(table.game_id == game_id))
+                other.execute(GameRow.__table__.delete().where(GameRow.id == game_id))
+            return row
+
+        monkeypatch.setattr(service, "authorise", removed_by_another_process)
+        page = client.get(f"/g/{game['game_id']}/north?token={game['tokens']['north']}")
+        assert page.status_code == 404 and "no game" in page.text

@@ -78,7 +78,7 @@ def test_a_finished_game_is_listed_as_over_and_a_running_one_with_its_phase(engi
     clock = Clock()
     with clocked_client(engine, clock) as client:
         running = create_pig(client)
-        game = create_pig(client, seats={"north": "human", "south": "bot:random"}, max_turns=1)
+        game = create_pig(client, max_turns=1)  # two people: someone moves before it ends
         clock.advance(days=2)
         final = play_out(client, game)
         assert final["over"] is True

@@ -29,6 +29,7 @@ from sqlalchemy import and_, delete, or_, select, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
 
 from grandstrategy.core.canonical import JSONObject, JSONValue, canonical_json
 from grandstrategy.core.chance import ChanceEvent
@@ -424,6 +425,13 @@ class GameService:
 
         :raises WebError: 400 a bad name (nothing changes); 403 wrong token; 404 no such game or seat.
         """
+        try:
+            return self._rename(game_id, seat, token, name)
+        except StaleDataError:  # the seat's row went with its game (expired) before the write
+            raise WebError(404, f"no game {game_id!r} on this server") from None
+
+    def _rename(self, game_id: str, seat: str, token: str | None, name: object) -> JSONObject:
+        """The body of :meth:`rename`."""
         with self._lock(game_id), Session(self.engine) as session, session.begin():
             hold_game_lock(session, game_id)  # not while an expiry sweep removes the game
             self._game(session, game_id)
@@ -781,8 +789,16 @@ class GameService:
         at most :data:`SINCE_SHOWN` of them, for the page's "since you were last here"; with
         ``page``, the page's own parts (see :meth:`state`).
 
-        :raises WebError: 404 no such game or seat; 403 wrong token.
+        :raises WebError: 404 no such game or seat (also one removed by another process while
+            being looked at); 403 wrong token.
         """
+        try:
+            return self._look(game_id, seat, token, narrate, page)
+        except StaleDataError:  # the seat's row went with its game (expired) before the write
+            raise WebError(404, f"no game {game_id!r} on this server") from None
+
+    def _look(self, game_id: str, seat: str, token: str | None, narrate: bool, page: bool) -> JSONObject:
+        """The body of :meth:`look`."""
         with self._lock(game_id), Session(self.engine) as session, session.begin():
             game = self._game(session, game_id)
             row = self.authorise(session, game_id, seat, token)
