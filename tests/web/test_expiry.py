@@ -4,6 +4,7 @@ exactly those, never under a move; their links then give a clear 404 page."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -153,6 +154,19 @@ def test_a_server_with_expiry_sweeps_at_start_up(engine: Engine) -> None:
         assert client.get(f"/api/games/{recent['game_id']}").status_code == 200
 
 
+def test_a_running_server_sweeps_again_later(engine: Engine) -> None:
+    clock = Clock()
+    with clocked_client(engine, clock, expire_days=30, sweep_seconds=0.02) as client:
+        game = create_pig(client)
+        assert client.get(f"/api/games/{game['game_id']}").status_code == 200
+        clock.advance(days=31)
+        for _ in range(500):  # the next sweep (every 0.02 s here) removes it; wait for it
+            if client.get(f"/api/games/{game['game_id']}/version").status_code == 404:
+                break
+            time.sleep(0.02)
+        assert rows_of(engine, game["game_id"])["games"] == 0
+
+
 def test_an_open_page_hears_that_its_game_is_gone(tmp_path: Path) -> None:
     with serving(f"sqlite:///{tmp_path / 'server.db'}") as (base, service):
         clock = Clock()
@@ -264,3 +278,15 @@ def test_a_look_at_a_game_removed_under_it_is_a_404(engine: Engine, monkeypatch:
         monkeypatch.setattr(service, "authorise", removed_by_another_process)
         page = client.get(f"/g/{game['game_id']}/north?token={game['tokens']['north']}")
         assert page.status_code == 404 and "no game" in page.text
+
+
+def test_web_prune_refuses_a_database_that_is_not_there(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "typo.db"
+    with pytest.raises(SystemExit) as leaving:
+        main(["web", "prune", "--db", f"sqlite:///{missing}", "--older-than-days", "30"])
+    assert leaving.value.code == 1
+    err = capsys.readouterr().err
+    assert f"no database file {str(missing)!r} (check --db)" in err and "Traceback" not in err
+    assert not missing.exists()  # not created by the attempt

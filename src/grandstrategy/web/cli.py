@@ -268,12 +268,18 @@ def prune_command(db: str, days: int, dry_run: bool) -> None:
 
     Safe while a server runs on the same database: a game that gets a move meanwhile is kept.
     """
+    from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, OperationalError
 
     from grandstrategy.web.service import GameService
-    from grandstrategy.web.storage import open_database
+    from grandstrategy.web.storage import normalise_url, open_database
 
     try:
+        url = make_url(normalise_url(db))
+        on_file = url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:")
+        if on_file and not Path(str(url.database)).is_file():
+            # A mistyped path would otherwise be a new, empty database with nothing to remove.
+            raise click.ClickException(f"no database file {url.database!r} (check --db)")
         engine = open_database(db)
     except (ArgumentError, OperationalError) as error:
         raise click.ClickException(f"cannot open the database {db!r}: {str(error).splitlines()[0]}") from None
