@@ -65,6 +65,10 @@ def test_the_listing_shows_each_game_newest_activity_first_and_nothing_secret(en
         assert page.index(first["game_id"]) < page.index(second["game_id"])
         assert "&lt;i&gt;Nora&lt;/i&gt;" in page and "<i>Nora</i>" not in page
         assert "south — bot (random)" in page
+        assert (
+            '<td class="last-move"><time datetime="2031-05-06T09:08:09+00:00">2031-05-06 09:08 UTC</time>'
+            in page
+        )
         for text in (listed.text, page):
             for game in (first, second):
                 for token in game["tokens"].values():
