@@ -4,6 +4,7 @@ exactly those, never under a move; their links then give a clear 404 page."""
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -290,3 +291,26 @@ def test_web_prune_refuses_a_database_that_is_not_there(
     err = capsys.readouterr().err
     assert f"no database file {str(missing)!r} (check --db)" in err and "Traceback" not in err
     assert not missing.exists()  # not created by the attempt
+
+
+def test_serve_hands_its_listing_and_expiry_options_to_the_app(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uvicorn
+
+    from grandstrategy.web import app, cli
+
+    seen: list[dict[str, Any]] = []
+    monkeypatch.setattr(cli, "run_server", lambda *args, **options: seen.append(options))
+    for args in ([], ["--no-listing", "--expire-days", "7"], ["--expire-days", "0"]):
+        with pytest.raises(SystemExit) as leaving:
+            main(["serve", "--db", f"sqlite:///{tmp_path / 'a.db'}", *args])
+        assert leaving.value.code == 0
+    assert [(o["listing"], o["expire_days"]) for o in seen] == [(True, 30), (False, 7), (True, 0)]
+    # Several worker processes get them through the environment their app factory reads.
+    monkeypatch.undo()
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **options: None)
+    for name in (app.ENV_DB, app.ENV_CREATE_LIMIT, app.ENV_MIGRATED, app.ENV_LISTING, app.ENV_EXPIRE_DAYS):
+        monkeypatch.setenv(name, "")  # restored (unset) after the test: run_server sets them all
+    cli.run_server(f"sqlite:///{tmp_path / 'b.db'}", "127.0.0.1", 1, workers=2, listing=False, expire_days=9)
+    assert (os.environ[app.ENV_LISTING], os.environ[app.ENV_EXPIRE_DAYS]) == ("0", "9")
