@@ -80,6 +80,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "serve_command",
         "Serve games on the web: private links per seat, bots on the server, verifiable dice.",
     ),
+    "web": (
+        "grandstrategy.web.cli",
+        "web_group",
+        "Look after the web server's database: web prune removes old finished or idle games.",
+    ),
 }
 
 

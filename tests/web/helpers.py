@@ -12,12 +12,22 @@ from typing import Any
 from httpx import Client as TestClient
 
 
-def create_pig(client: TestClient, seats: dict[str, str] | None = None, **options: Any) -> dict[str, Any]:
-    """Create a toy (Pig) game, north and south people unless ``seats`` says otherwise."""
-    response = client.post(
-        "/api/games",
-        json={"ruleset": "pig", "options": options, "seats": seats or {"north": "human", "south": "human"}},
-    )
+def create_pig(
+    client: TestClient,
+    seats: dict[str, str] | None = None,
+    names: dict[str, str] | None = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """Create a toy (Pig) game, north and south people unless ``seats`` says otherwise, with the
+    people's ``names`` if given."""
+    body: dict[str, Any] = {
+        "ruleset": "pig",
+        "options": options,
+        "seats": seats or {"north": "human", "south": "human"},
+    }
+    if names is not None:
+        body["names"] = names
+    response = client.post("/api/games", json=body)
     assert response.status_code == 201, response.text
     result: dict[str, Any] = response.json()
     return result

@@ -92,6 +92,7 @@ def test_the_stream_sends_the_version_at_once_and_again_after_the_other_seats_mo
                     "version": played["version"],
                     "log_length": played["log_length"],
                     "over": False,
+                    "seats_tag": played["seats_tag"],
                 }
                 assert second["id"] == str(played["version"])
         for _ in range(400):  # the client went away: the server lets go of the stream

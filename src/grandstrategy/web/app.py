@@ -7,16 +7,22 @@ last choice; ``GET /api/games/{id}/events`` is the live stream (server-sent even
 open; ``GET /api/games/{id}/version`` is the game's version; ``GET /api/games/{id}/areas/{name}`` one
 area's facts (JSON, or ``format=html`` for the page's side panel); ``GET /api/games/{id}/export`` is the
 save file; ``GET /api/rules?q=...`` asks the rules assistant (with ``game=ID``, that game's open
-decision is the question's context). ``/`` has the form that creates a game, ``/g/{id}`` the
+decision is the question's context); ``POST /api/games/{id}/seats/{seat}/name`` sets the seat's
+person's display name (with its token); ``GET /api/games?page=N`` is the game listing (unless
+turned off). ``/`` has the form that creates a game, ``/games`` the listing, ``/g/{id}`` the
 spectator's page and ``/g/{id}/{seat}?token=...`` a person's page (``&part=body``: only the part a
-live page swaps in).
+live page swaps in); a page of a game that is not (or no longer) here is a 404 page.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -26,6 +32,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Res
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -34,7 +41,9 @@ from grandstrategy.play.games import load_ruleset, seat_groups, seat_names
 from grandstrategy.play.seats import parse_seats
 from grandstrategy.web.limits import CREATE_LIMIT, CREATE_WINDOW, BodyLimit, RateLimiter, parse_rate
 from grandstrategy.web.live import TooManyWatchers
-from grandstrategy.web.service import MAX_OPTIONS_CHARS, GameService, WebError
+from grandstrategy.web.lobby import BadPage, list_games, page_number
+from grandstrategy.web.names import MAX_PERSON_NAME, parse_names_text
+from grandstrategy.web.service import MAX_OPTIONS_CHARS, GameService, WebError, utc_now
 
 MAX_QUESTION_CHARS = 500
 """Longest rules question accepted (a player's question is a sentence or two)."""
@@ -52,7 +61,11 @@ RETRY_MS = 2000
 MAX_DEPTH = 16
 """Deepest nesting of arrays and objects accepted in a request body (options are shallow)."""
 
+SWEEP_SECONDS = 3600.0
+"""How often a server with expiry on removes the games past their age (also once at start-up)."""
+
 HERE = Path(__file__).parent
+LOG = logging.getLogger(__name__)
 
 FORM_RULESETS = (
     ("cataclysm", "Cataclysm"),
@@ -105,6 +118,10 @@ ENV_CREATE_LIMIT = "GRANDSTRATEGY_CREATE_LIMIT"
 """The environment variable with the game creation limit, ``COUNT/SECONDS`` per client address."""
 ENV_MIGRATED = "GRANDSTRATEGY_MIGRATED"
 """Set to 1 by ``serve`` once it has migrated the database, so that workers only connect."""
+ENV_LISTING = "GRANDSTRATEGY_LISTING"
+"""0 turns the game listing off (``serve --no-listing``); anything else leaves it on."""
+ENV_EXPIRE_DAYS = "GRANDSTRATEGY_EXPIRE_DAYS"
+"""Days after which a finished or idle game is removed (``serve --expire-days``; 0: never)."""
 
 
 def app_from_environment() -> FastAPI:
@@ -115,14 +132,46 @@ def app_from_environment() -> FastAPI:
 
     limit, window = parse_rate(os.environ.get(ENV_CREATE_LIMIT) or f"{CREATE_LIMIT}/{CREATE_WINDOW:g}")
     engine = open_database(os.environ.get(ENV_DB) or DEFAULT_DB, upgrade=os.environ.get(ENV_MIGRATED) != "1")
-    return create_app(engine, create_limit=RateLimiter(limit, window))
+    expire = os.environ.get(ENV_EXPIRE_DAYS, "0")
+    return create_app(
+        engine,
+        create_limit=RateLimiter(limit, window),
+        listing=os.environ.get(ENV_LISTING) != "0",
+        expire_days=int(expire) if expire.isdigit() else 0,
+    )
 
 
-def create_app(engine: Engine, *, create_limit: RateLimiter | None = None) -> FastAPI:
+def create_app(
+    engine: Engine,
+    *,
+    create_limit: RateLimiter | None = None,
+    listing: bool = True,
+    expire_days: int = 0,
+    now: Callable[[], datetime] = utc_now,
+    sweep_seconds: float = SWEEP_SECONDS,
+) -> FastAPI:
     """The web app over a database engine whose schema is up to date (see ``storage.open_database``);
-    ``create_limit`` bounds the games one client address creates (default 20 per 10 minutes)."""
-    app = FastAPI(title="grandstrategy", docs_url=None, redoc_url=None, openapi_url=None)
-    service = GameService(engine)
+    ``create_limit`` bounds the games one client address creates (default 20 per 10 minutes);
+    ``listing`` serves the game listing; with ``expire_days`` above 0 the app removes the games
+    finished or idle for longer at start-up and then every ``sweep_seconds``; ``now`` is the
+    clock (tests hand in their own)."""
+    service = GameService(engine, now=now)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        sweeper = None
+        if expire_days > 0:
+            await _sweep(service, expire_days)
+            sweeper = asyncio.create_task(_sweep_every(service, expire_days, sweep_seconds))
+        try:
+            yield
+        finally:
+            if sweeper is not None:
+                sweeper.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await sweeper
+
+    app = FastAPI(title="grandstrategy", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     limiter = create_limit or RateLimiter(CREATE_LIMIT, CREATE_WINDOW)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.state.service = service
@@ -180,12 +229,13 @@ def create_app(engine: Engine, *, create_limit: RateLimiter | None = None) -> Fa
         data = await _json(request)
         _may_create(request)
         options = data.get("options", {})
-        created = service.create(data.get("ruleset"), options, data.get("seats"))
+        created = service.create(data.get("ruleset"), options, data.get("seats"), data.get("names"))
         base = str(request.base_url).rstrip("/")
         return {
             "game_id": created.game_id,
             "dice_commitment": created.commitment,
             "seats": created.seats,
+            "names": created.names,
             "tokens": created.tokens,
             "links": {
                 seat: f"{base}/g/{created.game_id}/{seat}?token={token}"
@@ -193,6 +243,21 @@ def create_app(engine: Engine, *, create_limit: RateLimiter | None = None) -> Fa
             },
             "spectator": f"{base}/g/{created.game_id}",
         }
+
+    def _listing(page: str) -> dict[str, Any]:
+        """One page of the listing, or 404 when this server does not list its games."""
+        if not listing:
+            raise WebError(404, "this server does not list its games (it was started with --no-listing)")
+        try:
+            return list_games(engine, page_number(page[:16]))
+        except BadPage as error:
+            raise WebError(400, str(error)) from None
+
+    @app.get("/api/games")
+    def games_listing(page: str = "") -> dict[str, Any]:
+        """The games on this server, newest activity first, :data:`~grandstrategy.web.lobby.PER_PAGE`
+        to a page: public facts only (no token, no secret, nothing of any seat's view)."""
+        return _listing(page)
 
     @app.get("/api/games/{game_id}")
     def spectate(game_id: str) -> dict[str, Any]:
@@ -234,6 +299,14 @@ def create_app(engine: Engine, *, create_limit: RateLimiter | None = None) -> Fa
     def seat_state(game_id: str, seat: str, x_seat_token: str | None = Header(None)) -> dict[str, Any]:
         return service.look(game_id, seat, x_seat_token)
 
+    @app.post("/api/games/{game_id}/seats/{seat}/name")
+    async def rename(
+        game_id: str, seat: str, request: Request, x_seat_token: str | None = Header(None)
+    ) -> dict[str, Any]:
+        """Set the display name of the seat's person (``{"name": "..."}``; blank clears it)."""
+        data = await _json(request)
+        return await run_in_threadpool(service.rename, game_id, seat, x_seat_token, data.get("name"))
+
     @app.post("/api/games/{game_id}/seats/{seat}/undo")
     async def undo(
         game_id: str, seat: str, request: Request, x_seat_token: str | None = Header(None)
@@ -259,10 +332,14 @@ def create_app(engine: Engine, *, create_limit: RateLimiter | None = None) -> Fa
                 yield f"retry: {RETRY_MS}\n\n"
                 last = None
                 while True:
-                    current = await run_in_threadpool(service.version, game_id)
-                    if current["version"] != last:
-                        last = current["version"]
-                        yield f"event: version\nid: {last}\ndata: {json.dumps(current)}\n\n"
+                    try:
+                        current = await run_in_threadpool(service.version, game_id)
+                    except WebError as error:  # the game was removed (expired) meanwhile
+                        yield f"event: gone\ndata: {json.dumps({'detail': error.message})}\n\n"
+                        return
+                    if (current["version"], current["seats_tag"]) != last:
+                        last = (current["version"], current["seats_tag"])
+                        yield f"event: version\nid: {current['version']}\ndata: {json.dumps(current)}\n\n"
                     if not await watch.wait(KEEPALIVE_SECONDS):
                         yield ": keep-alive\n\n"
                     if watch.ended:
@@ -299,9 +376,27 @@ def create_app(engine: Engine, *, create_limit: RateLimiter | None = None) -> Fa
 
     # ---- pages ----------------------------------------------------------------------------------
 
+    def _form(request: Request, error: str | None, status: int = 200) -> Response:
+        context = {
+            "error": error,
+            "rulesets": form_choices(),
+            "listing": listing,
+            "max_name": MAX_PERSON_NAME,
+        }
+        return templates.TemplateResponse(request, "new.html", context, status_code=status)
+
     @app.get("/", response_class=HTMLResponse)
     def home(request: Request) -> Response:
-        return templates.TemplateResponse(request, "new.html", {"error": None, "rulesets": form_choices()})
+        return _form(request, None)
+
+    @app.get("/games", response_class=HTMLResponse)
+    def games_page(request: Request, page: str = "") -> Response:
+        """The listing as a page (every text escaped by the template)."""
+        try:
+            found = _listing(page)
+        except WebError as error:
+            return _error_page(request, error)
+        return templates.TemplateResponse(request, "games.html", {"listing": found})
 
     @app.post("/games", response_class=HTMLResponse)
     def new_game(
@@ -309,39 +404,75 @@ def create_app(engine: Engine, *, create_limit: RateLimiter | None = None) -> Fa
         ruleset: str = Form(...),
         scenario: str = Form(""),
         seats: str = Form(...),
+        names: str = Form(""),
     ) -> Response:
         options: dict[str, Any] = {"scenario": scenario.strip()} if scenario.strip() else {}
         try:
             _may_create(request)
             if len(seats) > MAX_OPTIONS_CHARS:
                 raise WebError(400, "the seats text is too long")
+            given = parse_names_text(names)
             rules = load_ruleset(ruleset[:64])
             from grandstrategy.core.session import Match
 
             state = Match(rules, seed=0, options=options).state
             kinds = parse_seats(seats, state.seats(), groups=seat_groups(state), names=seat_names(state))
-            created = service.create(ruleset, options, kinds)
+            created = service.create(ruleset, options, kinds, given)
         except (WebError, UserInputError) as error:
             message = error.message if isinstance(error, WebError) else str(error)
             status = error.status if isinstance(error, WebError) else 400
-            context = {"error": message, "rulesets": form_choices()}
-            return templates.TemplateResponse(request, "new.html", context, status_code=status)
+            return _form(request, message, status)
         base = str(request.base_url).rstrip("/")
         return templates.TemplateResponse(request, "created.html", {"created": created, "base": base})
+
+    def _error_page(request: Request, error: WebError) -> Response:
+        """A page saying why (a missing game's page says that games expire, if they do here)."""
+        context = {"status": error.status, "message": error.message, "expire_days": expire_days}
+        response = templates.TemplateResponse(request, "error.html", context, status_code=error.status)
+        response.headers["Cache-Control"] = "no-store"
+        return response
 
     def _page(request: Request, state: dict[str, Any], token: str, part: str) -> Response:
         """The whole page, or with ``part=body`` only the part a live page swaps in."""
         template = "game_body.html" if part == "body" else "game.html"
-        response = templates.TemplateResponse(request, template, {"state": state, "token": token})
+        context = {"state": state, "token": token, "max_name": MAX_PERSON_NAME}
+        response = templates.TemplateResponse(request, template, context)
         response.headers["Cache-Control"] = "no-store"
         return response
 
     @app.get("/g/{game_id}", response_class=HTMLResponse)
     def spectator_page(request: Request, game_id: str, part: str = "") -> Response:
-        return _page(request, service.state(game_id, None, page=True), "", part)
+        try:
+            state = service.state(game_id, None, page=True)
+        except WebError as error:
+            return _error_page(request, error)
+        return _page(request, state, "", part)
 
     @app.get("/g/{game_id}/{seat}", response_class=HTMLResponse)
     def seat_page(request: Request, game_id: str, seat: str, token: str = "", part: str = "") -> Response:
-        return _page(request, service.look(game_id, seat, token, narrate=True, page=True), token, part)
+        try:
+            state = service.look(game_id, seat, token, narrate=True, page=True)
+        except WebError as error:
+            return _error_page(request, error)
+        return _page(request, state, token, part)
 
     return app
+
+
+async def _sweep(service: GameService, days: int) -> None:
+    """Remove the games past their age once, logging what went (a database error is logged and
+    the server goes on: the next sweep tries again)."""
+    try:
+        removed = await run_in_threadpool(service.prune, days)
+    except SQLAlchemyError as error:
+        LOG.warning("expiry sweep failed: %s", str(error).splitlines()[0])
+        return
+    if removed:
+        LOG.warning("expiry: removed %d game(s) finished or idle over %d days", len(removed), days)
+
+
+async def _sweep_every(service: GameService, days: int, seconds: float) -> None:
+    """Sweep every ``seconds`` until cancelled (the server stops)."""
+    while True:
+        await asyncio.sleep(seconds)
+        await _sweep(service, days)

@@ -22,13 +22,14 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, select, text, update
+from sqlalchemy import and_, delete, or_, select, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
 
 from grandstrategy.core.canonical import JSONObject, JSONValue, canonical_json
 from grandstrategy.core.chance import ChanceEvent
@@ -51,6 +52,7 @@ from grandstrategy.play.games import (
 from grandstrategy.play.narrate import Narrator, Told
 from grandstrategy.play.seats import HUMAN, parse_kind
 from grandstrategy.web.live import Notifier, notifier_for
+from grandstrategy.web.names import person_name
 from grandstrategy.web.storage import ActionRow, ChanceRow, GameRow, SeatRow
 from grandstrategy.web.territories import territory_rows
 
@@ -70,6 +72,10 @@ CACHED_MATCHES = 64
 """Games kept in memory between requests (others are rebuilt from the database)."""
 SINCE_SHOWN = 200
 """Most moves told in "since you were last here" (the latest ones)."""
+PRUNE_BATCH = 200
+"""Games an expiry sweep reads at a time (it goes on until none is left to remove)."""
+MAX_FACT_CHARS = 200
+"""Longest public fact (title, turn, phase, result) kept for the listing."""
 
 
 MOVED_ON = "the game moved on: look at the new position and choose again"
@@ -115,6 +121,40 @@ class Created:
     commitment: str
     tokens: dict[str, str]
     seats: dict[str, str]
+    names: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Removed:
+    """A game an expiry sweep removed (or, in a dry run, would remove)."""
+
+    game_id: str
+    ruleset: str
+    last_move: str
+    over: bool
+
+
+@dataclass(frozen=True)
+class _Seats:
+    """A game's seats as stored: each seat's kind, and the names of the people who gave one."""
+
+    kinds: dict[str, str]
+    names: dict[str, str]
+
+
+def utc_now() -> datetime:
+    """The present moment in UTC (the service's clock unless a test hands it another)."""
+    return datetime.now(UTC)
+
+
+def stamp(moment: datetime) -> str:
+    """``moment`` as stored: UTC ISO 8601 to the second, so stamps compare as strings."""
+    return moment.astimezone(UTC).isoformat(timespec="seconds")
+
+
+def seats_tag(names: Mapping[str, str]) -> str:
+    """A short digest of a game's names: a live page refreshes when it differs from its own."""
+    return hashlib.sha256(canonical_json(dict(names)).encode("utf-8")).hexdigest()[:12]
 
 
 def _bounded(value: object, what: str, limit: int = MAX_NAME) -> str:
@@ -126,10 +166,14 @@ def _bounded(value: object, what: str, limit: int = MAX_NAME) -> str:
 
 
 class GameService:
-    """The server's games over one database engine (thread-safe: one lock per game)."""
+    """The server's games over one database engine (thread-safe: one lock per game).
 
-    def __init__(self, engine: Engine) -> None:
+    ``now`` is the clock stamped on every change and read by expiry (tests hand in their own).
+    """
+
+    def __init__(self, engine: Engine, *, now: Callable[[], datetime] = utc_now) -> None:
         self.engine = engine
+        self.now = now
         self._matches: OrderedDict[str, Match] = OrderedDict()
         # Striped locks: a bounded set, so requests naming made-up games cannot grow it.
         self._locks = tuple(threading.Lock() for _ in range(LOCK_STRIPES))
@@ -144,12 +188,13 @@ class GameService:
 
     # ---- creating ---------------------------------------------------------------------------------
 
-    def create(self, ruleset_name: object, options: object, seats: object) -> Created:
+    def create(self, ruleset_name: object, options: object, seats: object, names: object = None) -> Created:
         """Create a game; ``seats`` maps seat names to kinds (``human``, ``bot:heuristic``,
-        ``bot:random``), every seat not named is a heuristic bot, and at least one is a person.
-        Bots then play until a person must decide.
+        ``bot:random``), every seat not named is a heuristic bot, and at least one is a person;
+        ``names`` may map a person's seat to the display name of who plays it (see
+        :func:`~grandstrategy.web.names.person_name`). Bots then play until a person must decide.
 
-        :raises WebError: 400 for an unknown rule set, bad options or bad seats.
+        :raises WebError: 400 for an unknown rule set, bad options, bad seats or bad names.
         """
         name = _bounded(ruleset_name, "ruleset")
         if options is None:
@@ -184,9 +229,11 @@ class GameService:
                 raise _bad(str(error)) from None
         if HUMAN not in kinds.values():
             raise _bad("at least one seat must be played by a person (kind 'human')")
+        given = _check_names(names, kinds)
         tokens = {seat: secrets.token_urlsafe(24) for seat, kind in kinds.items() if kind == HUMAN}
         game_id = secrets.token_urlsafe(9)
         self._run_bots(match, kinds, int(seed))
+        now = stamp(self.now())
         with Session(self.engine) as session, session.begin():
             session.add(
                 GameRow(
@@ -199,17 +246,21 @@ class GameService:
                     log_length=len(match.log),
                     version=len(match.log),
                     over=match.is_terminal(),
-                    created=datetime.now(UTC).isoformat(timespec="seconds"),
+                    created=now,
+                    last_move=now,
+                    facts=public_facts(match),
                 )
             )
             session.flush()
             for seat, kind in kinds.items():
                 hashed = token_hash(tokens[seat]) if seat in tokens else None
-                session.add(SeatRow(game_id=game_id, seat=seat, kind=kind, token_hash=hashed))
+                session.add(
+                    SeatRow(game_id=game_id, seat=seat, kind=kind, token_hash=hashed, name=given.get(seat))
+                )
             session.flush()
             _store_entries(session, game_id, match.log, 0, None)
         self._remember(game_id, match, len(match.log))
-        return Created(game_id, commitment(secret), tokens, kinds)
+        return Created(game_id, commitment(secret), tokens, kinds, given)
 
     # ---- reading ----------------------------------------------------------------------------------
 
@@ -283,7 +334,7 @@ class GameService:
             if seat is not None:
                 self.authorise(session, game_id, seat, token)
             match = self._match(session, game)
-            payload = _payload(game, match, seat, self._kinds(session, game_id))
+            payload = _payload(game, match, seat, self._seats(session, game_id))
             if page:
                 payload["page"] = self._page_parts(game, match, seat)
             return payload
@@ -334,14 +385,17 @@ class GameService:
             return {"game_id": game.id, "version": game.version, "area": view.to_json()}
 
     def version(self, game_id: str) -> JSONObject:
-        """The game's version, log length and whether it is over (cheap: what live streams send)."""
+        """The game's version, log length, whether it is over, and a digest of its people's names
+        (cheap: what live streams send; a page refreshes when the version or the names change)."""
         with Session(self.engine) as session:
             game = self._game(session, game_id)
+            names = self._seats(session, game_id).names
             return {
                 "game_id": game.id,
                 "version": game.version,
                 "log_length": game.log_length,
                 "over": game.over,
+                "seats_tag": seats_tag(names),
             }
 
     def watch_check(self, game_id: str, seat: str | None, token: str | None) -> JSONObject:
@@ -355,9 +409,116 @@ class GameService:
                 self.authorise(session, game_id, seat, token)
         return self.version(game_id)
 
-    def _kinds(self, session: Session, game_id: str) -> dict[str, str]:
-        rows = session.scalars(select(SeatRow).where(SeatRow.game_id == game_id))
-        return {row.seat: row.kind for row in rows}
+    def _seats(self, session: Session, game_id: str) -> _Seats:
+        """The game's seats: kinds, and the names given (never the token hashes)."""
+        rows = session.execute(
+            select(SeatRow.seat, SeatRow.kind, SeatRow.name).where(SeatRow.game_id == game_id)
+        ).all()
+        return _Seats({seat: kind for seat, kind, _ in rows}, {seat: name for seat, _, name in rows if name})
+
+    # ---- names -------------------------------------------------------------------------------------
+
+    def rename(self, game_id: str, seat: str, token: str | None, name: object) -> JSONObject:
+        """Set (or, with a blank name, clear) the display name of ``seat``'s person: only that
+        seat's token may. The game's live pages learn of it (the names' digest changes); the
+        game's version does not, so a move chosen meanwhile still counts.
+
+        :raises WebError: 400 a bad name (nothing changes); 403 wrong token; 404 no such game or seat.
+        """
+        try:
+            return self._rename(game_id, seat, token, name)
+        except StaleDataError:  # the seat's row went with its game (expired) before the write
+            raise WebError(404, f"no game {game_id!r} on this server") from None
+
+    def _rename(self, game_id: str, seat: str, token: str | None, name: object) -> JSONObject:
+        """The body of :meth:`rename`."""
+        with self._lock(game_id), Session(self.engine) as session, session.begin():
+            hold_game_lock(session, game_id)  # not while an expiry sweep removes the game
+            self._game(session, game_id)
+            row = self.authorise(session, game_id, seat, token)
+            try:
+                row.name = person_name(name, seat)
+            except UserInputError as error:
+                raise _bad(str(error)) from None
+            self.live.announce(session, game_id)
+            session.flush()
+            names = self._seats(session, game_id).names
+        return {
+            "game_id": game_id,
+            "seat": seat,
+            "name": names.get(seat),
+            "names": dict(names),
+            "seats_tag": seats_tag(names),
+        }
+
+    # ---- expiry ------------------------------------------------------------------------------------
+
+    def prune(self, older_than_days: int, *, dry_run: bool = False) -> list[Removed]:
+        """Remove every game that has not changed for more than ``older_than_days`` days: finished
+        games that long after their end (their last move) and unfinished ones left idle that long.
+        With ``dry_run``, only list them.
+
+        Each game is removed under the lock its moves take (this process's lock and, on
+        PostgreSQL, the game's advisory lock) in one transaction that first claims the game row
+        on the condition that it is still that old, so a move stored meanwhile keeps the game,
+        and a move arriving after finds no game (404). Open live pages are told it is gone.
+
+        :raises ValueError: ``older_than_days`` below 1.
+        """
+        if older_than_days < 1:
+            raise ValueError("older_than_days must be at least 1")
+        cutoff = stamp(self.now() - timedelta(days=older_than_days))
+        removed: list[Removed] = []
+        after: tuple[str, str] | None = None
+        while True:
+            query = select(GameRow.id, GameRow.ruleset, GameRow.last_move, GameRow.over).where(
+                GameRow.last_move < cutoff
+            )
+            if after is not None:
+                query = query.where(
+                    or_(
+                        GameRow.last_move > after[0],
+                        and_(GameRow.last_move == after[0], GameRow.id > after[1]),
+                    )
+                )
+            with Session(self.engine) as session:
+                rows = session.execute(query.order_by(GameRow.last_move, GameRow.id).limit(PRUNE_BATCH)).all()
+            for game_id, ruleset, last_move, over in rows:
+                if dry_run or self._remove(game_id, cutoff):
+                    removed.append(Removed(game_id, ruleset, last_move, bool(over)))
+            if len(rows) < PRUNE_BATCH:
+                return removed
+            after = (rows[-1][2], rows[-1][0])
+
+    def _remove(self, game_id: str, cutoff: str) -> bool:
+        """Delete the game and its rows if it has still not changed since ``cutoff``."""
+        with self._lock(game_id):
+            with Session(self.engine) as session, session.begin():
+                hold_game_lock(session, game_id)
+                # The claim is the transaction's first write: on SQLite it takes the database's
+                # write lock, on PostgreSQL the row's, so no move lands between it and the deletes.
+                claimed = session.execute(
+                    update(GameRow)
+                    .where(GameRow.id == game_id, GameRow.last_move < cutoff)
+                    .values(version=GameRow.version)
+                )
+                if getattr(claimed, "rowcount", 0) != 1:
+                    return False
+                for table in (ChanceRow, ActionRow, SeatRow):
+                    session.execute(delete(table).where(table.game_id == game_id))
+                session.execute(delete(GameRow).where(GameRow.id == game_id))
+                self.live.announce(session, game_id)
+            self._forget(game_id)
+            return True
+
+    def _forget(self, game_id: str) -> None:
+        """Drop everything this process keeps in memory about a removed game."""
+        self._matches.pop(game_id, None)
+        self._versions.pop(game_id, None)
+        self._told.pop(game_id, None)
+        with self._svgs_lock:
+            for key in [key for key in self._svgs if key[0] == game_id]:
+                del self._svgs[key]
 
     # ---- moving -----------------------------------------------------------------------------------
 
@@ -391,7 +552,7 @@ class GameService:
                 self._matches.pop(game_id, None)
                 with Session(self.engine) as session:
                     game = self._game(session, game_id)
-                    fresh = _payload(game, self._match(session, game), seat, self._kinds(session, game_id))
+                    fresh = _payload(game, self._match(session, game), seat, self._seats(session, game_id))
                 raise WebError(409, MOVED_ON, fresh) from None
             except BaseException:
                 self._matches.pop(game_id, None)
@@ -411,7 +572,8 @@ class GameService:
         hold_game_lock(session, game_id)
         game = self._game(session, game_id)
         self.authorise(session, game_id, seat, token)
-        kinds = self._kinds(session, game_id)
+        seats = self._seats(session, game_id)
+        kinds = seats.kinds
         if mid is not None:
             done = session.scalars(
                 select(ActionRow).where(ActionRow.game_id == game_id, ActionRow.move_id == mid)
@@ -419,12 +581,12 @@ class GameService:
             if done is not None:
                 if done.seat != seat:
                     raise WebError(409, f"move id {mid!r} was used by another seat")
-                state = _payload(game, self._match(session, game), seat, kinds)
+                state = _payload(game, self._match(session, game), seat, seats)
                 state["repeated"] = True
                 return state
         match = self._match(session, game)
         if seen != game.version:
-            raise WebError(409, MOVED_ON, _payload(game, match, seat, kinds))
+            raise WebError(409, MOVED_ON, _payload(game, match, seat, seats))
         before = len(match.log)
         mark = match.checkpoint()
         try:
@@ -436,7 +598,7 @@ class GameService:
         self._commit_entries(session, game, match, before, mid)
         session.flush()
         session.refresh(game)
-        return _payload(game, match, seat, kinds)
+        return _payload(game, match, seat, seats)
 
     def _commit_entries(
         self, session: Session, game: GameRow, match: Match, before: int, mid: str | None
@@ -451,7 +613,13 @@ class GameService:
         claimed = session.execute(
             update(GameRow)
             .where(GameRow.id == game.id, GameRow.version == game.version)
-            .values(log_length=len(match.log), over=match.is_terminal(), version=version)
+            .values(
+                log_length=len(match.log),
+                over=match.is_terminal(),
+                version=version,
+                last_move=stamp(self.now()),
+                facts=public_facts(match),
+            )
         )
         if getattr(claimed, "rowcount", 0) != 1:
             raise _Raced()
@@ -487,7 +655,7 @@ class GameService:
                         return False
                     game = self._game(session, game_id)
                     match = self._match(session, game)
-                    kinds = self._kinds(session, game_id)
+                    kinds = self._seats(session, game_id).kinds
                     decision = match.decision()
                     if decision is None or kinds.get(decision.seat) == HUMAN:
                         return False
@@ -571,10 +739,11 @@ class GameService:
         """The body of :meth:`undo`, inside its transaction."""
         game = self._game(session, game_id)
         self.authorise(session, game_id, seat, token)
-        kinds = self._kinds(session, game_id)
+        seats = self._seats(session, game_id)
+        kinds = seats.kinds
         match = self._match(session, game)
         if seen != game.version:
-            raise WebError(409, MOVED_ON, _payload(game, match, seat, kinds))
+            raise WebError(409, MOVED_ON, _payload(game, match, seat, seats))
         index = undo_point(match.log, seat, kinds, match.is_terminal())
         entry = match.log[index]
         assert isinstance(entry, ActionEntry)
@@ -583,7 +752,13 @@ class GameService:
         claimed = session.execute(
             update(GameRow)
             .where(GameRow.id == game_id, GameRow.version == game.version)
-            .values(log_length=index, over=False, version=version)
+            .values(
+                log_length=index,
+                over=False,
+                version=version,
+                last_move=stamp(self.now()),
+                facts=public_facts(earlier),
+            )
         )
         if getattr(claimed, "rowcount", 0) != 1:
             raise _Raced()
@@ -598,7 +773,7 @@ class GameService:
         session.flush()
         session.refresh(game)
         self._remember(game_id, earlier, version)
-        state = _payload(game, earlier, seat, kinds)
+        state = _payload(game, earlier, seat, seats)
         state["undone"] = entry.action
         return state
 
@@ -614,13 +789,21 @@ class GameService:
         at most :data:`SINCE_SHOWN` of them, for the page's "since you were last here"; with
         ``page``, the page's own parts (see :meth:`state`).
 
-        :raises WebError: 404 no such game or seat; 403 wrong token.
+        :raises WebError: 404 no such game or seat (also one removed by another process while
+            being looked at); 403 wrong token.
         """
+        try:
+            return self._look(game_id, seat, token, narrate, page)
+        except StaleDataError:  # the seat's row went with its game (expired) before the write
+            raise WebError(404, f"no game {game_id!r} on this server") from None
+
+    def _look(self, game_id: str, seat: str, token: str | None, narrate: bool, page: bool) -> JSONObject:
+        """The body of :meth:`look`."""
         with self._lock(game_id), Session(self.engine) as session, session.begin():
             game = self._game(session, game_id)
             row = self.authorise(session, game_id, seat, token)
             match = self._match(session, game)
-            state = _payload(game, match, seat, self._kinds(session, game_id))
+            state = _payload(game, match, seat, self._seats(session, game_id))
             before = min(row.last_seen, len(match.log))
             state["last_seen"] = before
             if narrate:
@@ -666,6 +849,47 @@ class GameService:
                 ]
             moves.append({"index": index, "seat": move.seat, "lines": list(lines)})
         return moves[-SINCE_SHOWN:]
+
+
+def _check_names(names: object, kinds: Mapping[str, str]) -> dict[str, str]:
+    """The display names given at creation, checked: only people's seats, each name valid;
+    blank names are left out.
+
+    :raises WebError: 400 naming what is wrong.
+    """
+    if names is None:
+        return {}
+    if not isinstance(names, dict):
+        raise _bad('names must be an object giving a person\'s seat its name, e.g. {"germany": "Anna"}')
+    if len(names) > MAX_SEATS:
+        raise _bad(f"at most {MAX_SEATS} names")
+    given: dict[str, str] = {}
+    for seat, value in names.items():
+        seat_name = _bounded(seat, "a seat name")
+        if seat_name not in kinds:
+            raise _bad(f"a name for unknown seat {seat_name!r} (seats: {', '.join(kinds)})")
+        if kinds[seat_name] != HUMAN:
+            raise _bad(f"seat {seat_name} is played by a bot: only a person's seat takes a name")
+        try:
+            name = person_name(value, seat_name)
+        except UserInputError as error:
+            raise _bad(str(error)) from None
+        if name:
+            given[seat_name] = name
+    return given
+
+
+def public_facts(match: Match) -> str:
+    """What the listing shows of a game's progress, as canonical JSON: its title, turn and phase
+    (A&A's turn is a round) and its result once over; all public (the spectator's summary)."""
+    facts = summary(match.state, events=0)
+    turn, phase = facts.turn, facts.phase
+    if as_cataclysm(match.state) is not None:
+        turn, phase = turn and f"Turn {turn}", phase and f"phase {phase}"
+    else:
+        turn, phase = turn and f"Round {turn}", phase and f"Now: {phase}"
+    data = {"title": facts.title, "turn": turn, "phase": phase, "result": facts.result or ""}
+    return canonical_json({key: value[:MAX_FACT_CHARS] for key, value in data.items()})
 
 
 def _private(entry: LogEntry) -> bool:
@@ -879,8 +1103,10 @@ def _rebuild(session: Session, game: GameRow) -> Match:
     return match
 
 
-def _payload(game: GameRow, match: Match, seat: str | None, kinds: Mapping[str, str]) -> JSONObject:
-    """The response for one seat (``None``: a spectator): only the kernel's views of it."""
+def _payload(game: GameRow, match: Match, seat: str | None, seats: _Seats) -> JSONObject:
+    """The response for one seat (``None``: a spectator): only the kernel's views of it, and the
+    seats' kinds and people's names (public to everyone who sees the game)."""
+    kinds = seats.kinds
     viewer = None if seat is None else Seat(seat)
     decision = match.decision()
     facts = summary(match.state)
@@ -889,6 +1115,8 @@ def _payload(game: GameRow, match: Match, seat: str | None, kinds: Mapping[str, 
         "ruleset": game.ruleset,
         "seat": seat,
         "seats": dict(kinds),
+        "names": dict(seats.names),
+        "seats_tag": seats_tag(seats.names),
         "log_length": len(match.log),
         "version": game.version,
         "over": match.is_terminal(),

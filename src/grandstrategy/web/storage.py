@@ -6,6 +6,9 @@ of its invite token) and the log, one row per action and one per chance outcome,
 index in the log. ``games.version`` is the version a move must name (optimistic concurrency): it
 grows with the log and also on an undo, so a position taken back and played again is never
 mistaken for the old one. ``seats.last_seen`` is the log length a seat's person last looked at.
+``games.last_move`` is when the game last changed (its creation, a move or an undo: what the
+listing sorts by and expiry measures), ``games.facts`` its public summary for the listing, and
+``seats.name`` the display name a person's seat may carry (0003).
 The schema is created by the Alembic migration in ``migrations/`` when the server starts.
 """
 
@@ -53,6 +56,10 @@ class GameRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     over: Mapped[bool] = mapped_column(default=False)
     created: Mapped[str] = mapped_column(String(32))
+    # When the game last changed: created, a move or an undo (UTC ISO 8601 to the second, 0003).
+    last_move: Mapped[str] = mapped_column(String(32), default="", index=True)
+    # Public facts for the listing as canonical JSON: title, turn, phase, result (0003).
+    facts: Mapped[str] = mapped_column(Text, default="")
 
 
 class SeatRow(Base):
@@ -66,6 +73,8 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     # The log length this seat's person last looked at ("since you were last here", 0002).
     last_seen: Mapped[int] = mapped_column(Integer, default=0)
+    # The display name of the person in the seat, public to everyone who sees the game (0003).
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class ActionRow(Base):

@@ -160,7 +160,14 @@
     });
     source.addEventListener("version", (event) => {
       const data = JSON.parse(event.data);
-      if (data.version !== version()) refresh(data.version);
+      // A new position, or a person changed their name (the names' digest differs).
+      if (data.version !== version() || data.seats_tag !== body().dataset.seatsTag) refresh(data.version);
+    });
+    source.addEventListener("gone", (event) => {
+      const data = JSON.parse(event.data);
+      source.close();
+      setButtons(true);
+      live.textContent = "This game is no longer on the server (" + (data.detail || "removed") + ").";
     });
     source.addEventListener("error", () => {
       live.textContent = "Live updates: reconnecting…";
@@ -168,6 +175,30 @@
     });
   }
   connect();
+
+  // The seat's own name: saved with the seat's token; every page of the game shows it live.
+  const nameForm = document.getElementById("name-form");
+  if (nameForm) {
+    nameForm.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const input = document.getElementById("name-input");
+      const response = await fetch(seatPath + "/name", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Seat-Token": token },
+        body: JSON.stringify({ name: input.value }),
+      });
+      const answer = await response.json().catch(() => ({ detail: response.statusText }));
+      if (!response.ok) {
+        message.textContent = answer.detail || "the name was refused";
+        return;
+      }
+      input.value = answer.name || "";
+      message.textContent = answer.name ? "Your name is now " + answer.name + "." : "Your name is cleared.";
+      const mine = document.getElementById("my-name");
+      if (mine) mine.textContent = answer.name ? " — " + answer.name : "";
+      await refresh();
+    });
+  }
 
   // The rules box: the assistant's answer (its fact, then the section) for this game's situation.
   const rulesForm = document.getElementById("rules-form");
