@@ -231,3 +231,29 @@ def test_size_guard_switches_to_monte_carlo(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(odds, "LINEAR_LIMIT", 10)
     r = fight({"inf": 5}, {"inf": 5})
     assert r.method == "monte-carlo" and "size guard" in r.note and r.standard_errors
+
+
+def test_odds_do_not_depend_on_the_hash_seed() -> None:
+    """AA fire at fighters and at bombers are two hit kinds the procedure does not order; they are
+    taken by name, never in a set's order, so every process gets the same floats (exact) and the
+    same draws (Monte Carlo), which the bots' choices and so whole games depend on."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "from grandstrategy.axis_allies.battle import Battle\n"
+        "from grandstrategy.axis_allies.odds import battle_odds\n"
+        "b = Battle.make('revised', {'inf': 2, 'arm': 1, 'ftr': 2, 'bmr': 1}, {'inf': 3, 'aa': 1})\n"
+        "exact = battle_odds(b)\n"
+        "sampled = battle_odds(b, trials=500, seed=3, method='monte-carlo')\n"
+        "print(repr((exact.attacker_win, exact.draw, sampled.attacker_win, sampled.draw)))\n"
+    )
+    seen = set()
+    for hash_seed in ("0", "1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        run = subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+        )
+        seen.add(run.stdout.strip())
+    assert len(seen) == 1, seen

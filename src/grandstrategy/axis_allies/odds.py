@@ -343,9 +343,12 @@ class Context:
             self._groups[key] = self.proc.kind_groups(kind, self.sides[side].class_names)
         return self._groups[key]
 
-    def kind_rank(self, kind: str) -> int:
+    def kind_rank(self, kind: str) -> tuple[int, str]:
+        """Where hits of ``kind`` are allocated in a phase: the procedure's order, kinds it does not
+        order first, and the name after, so the order never comes from a set's (hash) order, which
+        would change the float sums, and Monte Carlo's draws, from one process to the next."""
         order = self.proc.kind_order
-        return order.index(kind) if kind in order else -1
+        return (order.index(kind) if kind in order else -1, kind)
 
     def dice(
         self, phase: Callable[[int, Counts, Counts], list[Dice]], pair: Pair

@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from grandstrategy.axis_allies.battle import Battle
-from grandstrategy.axis_allies.game.board import split
+from grandstrategy.axis_allies.game.board import parse_move, split
 from grandstrategy.axis_allies.units import BattleSetupError
 
 if TYPE_CHECKING:
@@ -131,10 +131,10 @@ def attacker_chances(battle: Battle) -> tuple[float, float]:
 
 def _moved_units(game: AAGame, option: str) -> tuple[str, str, int] | None:
     """``(type, target, count)`` of a combat move into a battle; ``None`` for any other option."""
-    words = option.split()
-    if len(words) not in (6, 8) or words[0] != "move" or words[4] != "->" or not words[1].isdigit():
+    move = parse_move(option)
+    if move is None:
         return None
-    count, unit, target = int(words[1]), words[2], words[5]
+    count, unit, _, target = move
     stats = game.stats.get(unit)
     if stats is None or not stats.combat:
         return None

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from grandstrategy.axis_allies.game.advice import attacker_chances, battle_at
-from grandstrategy.axis_allies.game.board import split
+from grandstrategy.axis_allies.game.board import parse_move, split
 
 if TYPE_CHECKING:
     from grandstrategy.axis_allies.game.engine import AAGame
@@ -50,13 +50,6 @@ class Landing:
     def landing_zone(self) -> str:
         """The sea zone the units unload from."""
         return self.path[-1] if self.path else self.zone
-
-
-def _parse(option: str) -> tuple[int, str, str, str] | None:
-    words = option.split()
-    if len(words) == 6 and words[0] == "move" and words[4] == "->" and words[1].isdigit():
-        return int(words[1]), words[2], words[3], words[5]
-    return None
 
 
 def _sail(game: AAGame, zone: str) -> int:
@@ -127,7 +120,7 @@ def landings(game: AAGame, options: list[str], value: Value, *, worth: float, en
     joining: dict[str, dict[str, int]] = {}  # target -> type -> most offered overland or by air
     most: dict[tuple[str, str, str], int] = {}
     for option in options:
-        move = _parse(option)
+        move = parse_move(option)
         if move is None:
             continue
         count, unit, origin, target = move
@@ -215,7 +208,7 @@ def next_step(game: AAGame, options: list[str], landing: Landing) -> str | None:
         offered = [
             m[0]
             for o in options
-            if (m := _parse(o)) is not None and (m[1], m[2], m[3]) == (unit, origin, landing.zone)
+            if (m := parse_move(o)) is not None and (m[1], m[2], m[3]) == (unit, origin, landing.zone)
         ]
         fits = [c for c in offered if c <= wanted]
         return f"move {max(fits)} {unit} {origin} -> {landing.zone}" if fits else None
@@ -224,7 +217,7 @@ def next_step(game: AAGame, options: list[str], landing: Landing) -> str | None:
         sailing = [
             m
             for o in options
-            if (m := _parse(o)) is not None
+            if (m := parse_move(o)) is not None
             and (m[2], m[3]) == (landing.zone, ahead)
             and game.stats[m[1]].transport_capacity
         ]
@@ -235,7 +228,7 @@ def next_step(game: AAGame, options: list[str], landing: Landing) -> str | None:
     unloads = [
         m
         for o in options
-        if (m := _parse(o)) is not None
+        if (m := parse_move(o)) is not None
         and (m[2], m[3]) == (landing.zone, landing.target)
         and game.stats[m[1]].domain == "land"
     ]

@@ -204,3 +204,13 @@ class Board:
 
     def has_destroyer(self, where: str, attacker: bool) -> bool:
         return any(self.stats[u].destroyer for _, _, u, _, _ in self.side_units(where, attacker))
+
+
+def parse_move(option: str) -> tuple[int, str, str, str] | None:
+    """``(count, unit, origin, target)`` of a plain move option, ``move N UNIT ORIGIN -> TARGET`` (the
+    notation of :mod:`.movement`); ``None`` for any other option, the carrier form that names its
+    riders (``... with R fighter``) included. The one reader of that notation for the bots."""
+    words = option.split()
+    if len(words) == 6 and words[0] == "move" and words[4] == "->" and words[1].isdigit():
+        return int(words[1]), words[2], words[3], words[5]
+    return None

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from grandstrategy.axis_allies.game.advice import attacker_chances, battle_at, option_odds
 from grandstrategy.axis_allies.game.assaults import best_step
-from grandstrategy.axis_allies.game.board import split
+from grandstrategy.axis_allies.game.board import parse_move, split
 from grandstrategy.core.graph import bfs_distances
 
 if TYPE_CHECKING:
@@ -166,18 +166,11 @@ def _transport_wanted(game: AAGame) -> str | None:
     return transport if have < min(FLEET, waiting // 2) else None
 
 
-def _parse_move(option: str) -> tuple[int, str, str, str] | None:
-    words = option.split()
-    if len(words) in (6, 8) and words[0] == "move" and words[4] == "->":
-        return int(words[1]), words[2], words[3], words[5]
-    return None
-
-
 def _combat_move(game: AAGame, options: list[str]) -> str:
     power = game.power
     offered: dict[str, list[tuple[int, str, str, str]]] = {}
     for option in options:
-        move = _parse_move(option)
+        move = parse_move(option)
         if move is None:
             continue
         count, unit, origin, target = move
@@ -250,7 +243,7 @@ def _noncombat_move(game: AAGame, options: list[str]) -> str:
     far = len(game.module.territories)
     best: tuple[tuple[int, int], str] | None = None
     for option in options:
-        move = _parse_move(option)
+        move = parse_move(option)
         if move is None:
             continue
         count, unit, origin, target = move
