@@ -16,6 +16,7 @@ from grandstrategy.rulebook.text import words
 
 FACTS_RESOURCE = "facts.yaml"
 VOCABULARY_RESOURCE = "vocabulary.yaml"
+CONCORDANCE_RESOURCE = "concordance.yaml"
 
 
 @dataclass(frozen=True)
@@ -121,3 +122,27 @@ def parse_vocabulary(raw: bytes) -> Vocabulary:
         names=_mapping(data, "names"),
         out_of_scope=_phrases(data, "out_of_scope"),
     )
+
+
+@dataclass(frozen=True)
+class Concordance:
+    """The LR index as data: (term, context, sections); context '' is where the term is defined."""
+
+    entries: tuple[tuple[str, str, tuple[str, ...]], ...]
+
+
+def parse_concordance(raw: bytes, numbers: set[str]) -> Concordance:
+    """Parse the concordance (``concordance.yaml``) and check its numbers; raise DataError if malformed."""
+    data = _load_yaml(raw, CONCORDANCE_RESOURCE)
+    terms = data.get("terms")
+    if not isinstance(terms, dict):
+        raise DataError("rules concordance: expected a 'terms' mapping")
+    entries: list[tuple[str, str, tuple[str, ...]]] = []
+    for term, contexts in terms.items():
+        if not isinstance(contexts, dict):
+            raise DataError(f"rules concordance: {term} must map contexts to section lists")
+        for context, listed in contexts.items():
+            if not isinstance(listed, list) or not all(str(n) in numbers for n in listed):
+                raise DataError(f"rules concordance: {term} / {context} lists an unknown section")
+            entries.append((str(term), str(context or ""), tuple(str(n) for n in listed)))
+    return Concordance(tuple(entries))
