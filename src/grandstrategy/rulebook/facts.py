@@ -17,6 +17,7 @@ from grandstrategy.rulebook.text import words
 FACTS_RESOURCE = "facts.yaml"
 VOCABULARY_RESOURCE = "vocabulary.yaml"
 CONCORDANCE_RESOURCE = "concordance.yaml"
+BRIEF_TERMS_RESOURCE = "brief_terms.yaml"
 
 
 @dataclass(frozen=True)
@@ -132,17 +133,33 @@ class Concordance:
 
 
 def parse_concordance(raw: bytes, numbers: set[str]) -> Concordance:
-    """Parse the concordance (``concordance.yaml``) and check its numbers; raise DataError if malformed."""
+    """Parse the concordance (``concordance.yaml``: section -> 'term' or 'term | context' headings) and
+    check its numbers; raise DataError if malformed."""
     data = _load_yaml(raw, CONCORDANCE_RESOURCE)
-    terms = data.get("terms")
-    if not isinstance(terms, dict):
-        raise DataError("rules concordance: expected a 'terms' mapping")
-    entries: list[tuple[str, str, tuple[str, ...]]] = []
-    for term, contexts in terms.items():
-        if not isinstance(contexts, dict):
-            raise DataError(f"rules concordance: {term} must map contexts to section lists")
-        for context, listed in contexts.items():
-            if not isinstance(listed, list) or not all(str(n) in numbers for n in listed):
-                raise DataError(f"rules concordance: {term} / {context} lists an unknown section")
-            entries.append((str(term), str(context or ""), tuple(str(n) for n in listed)))
-    return Concordance(tuple(entries))
+    sections = data.get("sections")
+    if not isinstance(sections, dict):
+        raise DataError("rules concordance: expected a 'sections' mapping")
+    found: dict[tuple[str, str], list[str]] = {}
+    for number, headings in sections.items():
+        if str(number) not in numbers:
+            raise DataError(f"rules concordance: unknown section {number}")
+        if not isinstance(headings, list) or not all(isinstance(h, str) and h.strip() for h in headings):
+            raise DataError(f"rules concordance: section {number} must list headings")
+        for heading in headings:
+            term, _, context = heading.partition("|")
+            found.setdefault((term.strip(), context.strip()), []).append(str(number))
+    return Concordance(tuple((term, context, tuple(listed)) for (term, context), listed in found.items()))
+
+
+def parse_brief_terms(raw: bytes, numbers: set[str]) -> dict[str, str]:
+    """Section -> the rules brief's words about it (``brief_terms.yaml``); raise DataError if malformed."""
+    data = _load_yaml(raw, BRIEF_TERMS_RESOURCE)
+    sections = data.get("sections")
+    if not isinstance(sections, dict):
+        raise DataError("rules brief terms: expected a 'sections' mapping")
+    found: dict[str, str] = {}
+    for number, text in sections.items():
+        if str(number) not in numbers or not isinstance(text, str):
+            raise DataError(f"rules brief terms: bad entry for section {number}")
+        found[str(number)] = text
+    return found

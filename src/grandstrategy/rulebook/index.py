@@ -27,6 +27,7 @@ from grandstrategy.rulebook.bm25 import Bm25Scores
 from grandstrategy.rulebook.cache import cache_dir, read_pickle, write_pickle
 from grandstrategy.rulebook.digest import Digest, Section, digest_bytes, fingerprint, parse_digest
 from grandstrategy.rulebook.facts import (
+    BRIEF_TERMS_RESOURCE,
     CONCORDANCE_RESOURCE,
     FACTS_RESOURCE,
     Concordance,
@@ -34,6 +35,7 @@ from grandstrategy.rulebook.facts import (
     FactBase,
     Vocabulary,
     data_bytes,
+    parse_brief_terms,
     parse_concordance,
     parse_facts,
     parse_vocabulary,
@@ -55,6 +57,7 @@ TERM_WEIGHT = 2
 SUMMARY_WEIGHT = 1
 PARAPHRASE_WEIGHT = 1
 FACT_WEIGHT = 1
+BRIEF_WEIGHT = 1  # the rules brief's words about the section (brief_terms.yaml), single words only
 SEMANTIC_TOP = 2
 # Power names and nicknames count for BM25 at this fraction: they matter for the power's own rules
 # (12.x) but should not pull every question that names a power to LR 1.1.
@@ -191,9 +194,11 @@ def _phrase_tokens(phrase: str) -> list[str]:
 
 
 def _section_document(
-    section: Section, glossary_terms: list[str], paraphrase: str, facts: list[str]
+    section: Section, glossary_terms: list[str], paraphrase: str, facts: list[str], brief: str = ""
 ) -> list[str]:
     tokens: list[str] = []
+    for _ in range(BRIEF_WEIGHT):
+        tokens += [stem(word) for word in content_words(brief)]
     for _ in range(TITLE_WEIGHT):
         tokens += _phrase_tokens(section.title)
     for phrase in (*section.terms, *section.vocab, *glossary_terms):
@@ -219,6 +224,7 @@ class RulesIndex:
         vocabulary: Vocabulary,
         model: EmbeddingModel | None = None,
         concordance: Concordance | None = None,
+        brief_terms: dict[str, str] | None = None,
     ) -> None:
         self.digest = digest
         self.facts = facts
@@ -233,6 +239,7 @@ class RulesIndex:
                 by_section[s.number],
                 facts.paraphrases.get(s.number, ""),
                 [fact.text for fact in facts.of(s.number)],
+                (brief_terms or {}).get(s.number, ""),
             )
             for s in digest.sections
         ]
@@ -318,6 +325,7 @@ class RulesIndex:
         for position, s in enumerate(digest.sections):
             texts = [" ".join([s.title, *s.terms, *s.vocab, *by_section[s.number]]), s.summary]
             texts += [facts.paraphrases.get(s.number, "")] + [fact.text for fact in facts.of(s.number)]
+            texts.append((brief_terms or {}).get(s.number, ""))
             for text in texts:
                 tokens = _phrase_tokens(text)
                 if tokens:
@@ -555,7 +563,7 @@ class RulesIndex:
 
 def _sources() -> bytes:
     """Every input of the built index: the digest, fact base and vocabulary files."""
-    data = [data_bytes(name) for name in (FACTS_RESOURCE, VOCABULARY_RESOURCE, CONCORDANCE_RESOURCE)]
+    data = [data_bytes(name) for name in (FACTS_RESOURCE, VOCABULARY_RESOURCE, CONCORDANCE_RESOURCE, BRIEF_TERMS_RESOURCE)]
     return b"\0".join([digest_bytes(), *data])
 
 
@@ -597,7 +605,8 @@ def build_index() -> RulesIndex:
     facts = parse_facts(data_bytes(FACTS_RESOURCE), numbers)
     vocabulary = parse_vocabulary(data_bytes(VOCABULARY_RESOURCE))
     concordance = parse_concordance(data_bytes(CONCORDANCE_RESOURCE), numbers)
-    return RulesIndex(digest, facts, vocabulary, shared_model(), concordance)
+    brief_terms = parse_brief_terms(data_bytes(BRIEF_TERMS_RESOURCE), numbers)
+    return RulesIndex(digest, facts, vocabulary, shared_model(), concordance, brief_terms)
 
 
 def load_index(use_cache: bool = True) -> RulesIndex:
