@@ -333,6 +333,8 @@ class RulesIndex:
                     owners.append(position)
         self.passages = Bm25Scores.build(passages, k1=1.2, b=0.75)
         self.passage_owner: Any = np.array(owners, dtype=np.int64)
+        # Every section has a title passage and passages come in section order: where each one's start.
+        self.passage_starts: Any = np.searchsorted(self.passage_owner, np.arange(len(self.numbers)))
         # The LR index's (term, context) -> sections map, as stems, with the entries each stem's term holds.
         self.concordance_terms: list[frozenset[str]] = []
         self.concordance_contexts: list[frozenset[str]] = []

@@ -113,27 +113,19 @@ def shipped_reranker() -> Reranker | None:
         return None
 
 
-def _inverse_ranks(values: list[float]) -> list[float]:
-    """1 / rank (1-based, best first) of each value among those above zero; 0 for the rest."""
-    order = sorted((i for i, v in enumerate(values) if v > 0), key=lambda i: -values[i])
-    result = [0.0] * len(values)
-    for rank, i in enumerate(order, start=1):
-        result[i] = 1.0 / rank
-    return result
-
-
-def _per_section(index: RulesIndex, values: npt.NDArray[Any], rows: Any, owners: Any) -> npt.NDArray[np.float64]:
-    """The best of ``values[rows]`` per section (index order), 0 where a section owns none."""
-    best = np.zeros(len(index.numbers), dtype=np.float64)
-    if len(rows):
-        np.maximum.at(best, owners, np.asarray(values, dtype=np.float64)[rows])
-    return best
+def _inverse_rank(values: npt.NDArray[np.float64], value: float) -> float:
+    """1 / rank (1-based, best first, ties sharing the better rank) of ``value`` among ``values``; 0 for
+    a value that is not above zero (no evidence)."""
+    if value <= 0:
+        return 0.0
+    return 1.0 / (1 + int(np.count_nonzero(values > value)))
 
 
 def _passages_by_section(index: RulesIndex, query: Query) -> npt.NDArray[np.float64]:
-    """Per section (index order): the best BM25 of one of its passages."""
-    scores = index.passages.get_scores(query.stems)
-    return _per_section(index, scores, np.arange(len(index.passage_owner)), index.passage_owner)
+    """Per section (index order): the best BM25 of one of its passages (passages are stored by section)."""
+    scores = np.asarray(index.passages.get_scores(query.stems), dtype=np.float64)
+    best: npt.NDArray[np.float64] = np.maximum.reduceat(scores, index.passage_starts)
+    return best
 
 
 def _concordance(index: RulesIndex, query: Query) -> tuple[dict[int, float], dict[int, float]]:
@@ -172,15 +164,11 @@ def features(
     """
     passage = _passages_by_section(index, query)
     defines, context = _concordance(index, query)
-    passage_rank = _inverse_ranks(list(passage))
     best_passage = float(passage.max()) or 1.0
-
-    bm25_all = [hit.bm25 for hit in hits]
-    cosine_all = [hit.cosine for hit in hits]
-    bm25_rank = dict(zip((hit.number for hit in hits), _inverse_ranks(bm25_all), strict=True))
-    cosine_rank = dict(zip((hit.number for hit in hits), _inverse_ranks(cosine_all), strict=True))
-    best_bm25 = max(bm25_all, default=0.0) or 1.0
-    best_cosine = max(cosine_all, default=0.0)
+    bm25_all = np.array([hit.bm25 for hit in hits], dtype=np.float64)
+    cosine_all = np.array([hit.cosine for hit in hits], dtype=np.float64)
+    best_bm25 = float(bm25_all.max(initial=0.0)) or 1.0
+    best_cosine = float(cosine_all.max(initial=0.0))
     groups = query.specific_groups()
     asked = max(1, len(groups) + len(set(query.unknown)))
     stems = {token for group in groups for token in group}
@@ -191,10 +179,11 @@ def features(
         position = index.position[hit.number]
         cosine_max = cosine_title = 0.0
         if similarities is not None and index.section_rows is not None:
-            owned = [int(r) for r in index.section_rows[position] if r >= 0]
-            if owned:
+            owned = index.section_rows[position]
+            owned = owned[owned >= 0]
+            if len(owned):
                 cosine_title = float(similarities[owned[0]])
-                cosine_max = max(float(similarities[r]) for r in owned)
+                cosine_max = float(similarities[owned].max())
         title = index.title_stems[position]
         terms = index.term_stems[position]
         fact_best = max(
@@ -207,11 +196,11 @@ def features(
             fused,
             1.0 / (row + 1),
             hit.bm25 / best_bm25,
-            bm25_rank.get(hit.number, 0.0),
+            _inverse_rank(bm25_all, hit.bm25),
             math.log1p(hit.bm25),
             hit.cosine,
             hit.cosine - best_cosine,
-            cosine_rank.get(hit.number, 0.0),
+            _inverse_rank(cosine_all, hit.cosine),
             cosine_max,
             cosine_title,
             hit.coverage,
@@ -226,7 +215,7 @@ def features(
             1.0 if any(is_inside(other, hit.number) for other in numbers) else 0.0,
             math.log(index.document_lengths[position]),
             passage[position] / best_passage,
-            passage_rank[position],
+            _inverse_rank(passage, float(passage[position])),
             defines.get(position, 0.0),
             context.get(position, 0.0),
         )
