@@ -35,7 +35,9 @@ FOLDS = 5
 L2 = 0.01
 STEPS = 3000
 RATE = 0.5
-OUTPUT = Path(__file__).resolve().parents[1] / "src" / "grandstrategy" / "rulebook" / "data" / RERANKER_RESOURCE
+OUTPUT = (
+    Path(__file__).resolve().parents[1] / "src" / "grandstrategy" / "rulebook" / "data" / RERANKER_RESOURCE
+)
 
 Matrix = npt.NDArray[np.float64]
 
@@ -158,7 +160,9 @@ def main() -> int:
             "questions": len(examples),
             "l2": args.l2,
             "steps": args.steps,
-            "cross_validated": {name: {"top1": round(cv[name][0], 4), "top3": round(cv[name][1], 4)} for name in TRAIN_SETS},
+            "cross_validated": {
+                name: {"top1": round(cv[name][0], 4), "top3": round(cv[name][1], 4)} for name in TRAIN_SETS
+            },
         }
         OUTPUT.write_text(json.dumps(model.to_json(provenance), indent=1) + "\n", encoding="utf-8")
         print(f"wrote {OUTPUT}")

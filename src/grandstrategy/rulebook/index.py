@@ -30,8 +30,8 @@ from grandstrategy.rulebook.facts import (
     BRIEF_TERMS_RESOURCE,
     CONCORDANCE_RESOURCE,
     FACTS_RESOURCE,
-    Concordance,
     VOCABULARY_RESOURCE,
+    Concordance,
     FactBase,
     Vocabulary,
     data_bytes,
@@ -565,7 +565,10 @@ class RulesIndex:
 
 def _sources() -> bytes:
     """Every input of the built index: the digest, fact base and vocabulary files."""
-    data = [data_bytes(name) for name in (FACTS_RESOURCE, VOCABULARY_RESOURCE, CONCORDANCE_RESOURCE, BRIEF_TERMS_RESOURCE)]
+    data = [
+        data_bytes(name)
+        for name in (FACTS_RESOURCE, VOCABULARY_RESOURCE, CONCORDANCE_RESOURCE, BRIEF_TERMS_RESOURCE)
+    ]
     return b"\0".join([digest_bytes(), *data])
 
 

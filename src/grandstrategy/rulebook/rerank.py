@@ -79,7 +79,12 @@ class Reranker:
             "candidates": CANDIDATES,
             "provenance": provenance,
             "features": [
-                {"name": name, "weight": round(float(w), 6), "mean": round(float(m), 6), "scale": round(float(s), 6)}
+                {
+                    "name": name,
+                    "weight": round(float(w), 6),
+                    "mean": round(float(m), 6),
+                    "scale": round(float(s), 6),
+                }
                 for name, w, m, s in zip(FEATURES, self.weights, self.mean, self.scale, strict=True)
             ],
         }
@@ -187,7 +192,10 @@ def features(
         title = index.title_stems[position]
         terms = index.term_stems[position]
         fact_best = max(
-            (sum(1 for group in groups if group & index.fact_stems[i]) for i in index.fact_rows.get(hit.number, [])),
+            (
+                sum(1 for group in groups if group & index.fact_stems[i])
+                for i in index.fact_rows.get(hit.number, [])
+            ),
             default=0,
         )
         parts = hit.number.split(".")
