@@ -50,6 +50,7 @@ class Vocabulary:
     places: frozenset[str] = frozenset()
     names: dict[str, str] = field(default_factory=dict)
     out_of_scope: tuple[str, ...] = ()
+    units: frozenset[str] = frozenset()
 
 
 def data_bytes(name: str) -> bytes:
@@ -122,6 +123,7 @@ def parse_vocabulary(raw: bytes) -> Vocabulary:
         frozenset(place.lower() for place in places),
         names=_mapping(data, "names"),
         out_of_scope=_phrases(data, "out_of_scope"),
+        units=frozenset(word.lower() for word in _phrases(data, "units")),
     )
 
 

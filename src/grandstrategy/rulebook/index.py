@@ -261,6 +261,7 @@ class RulesIndex:
             for s in digest.sections
         ]
         self.document_lengths: list[int] = [len(document) for document in corpus]
+        self.unit_stems: frozenset[str] = frozenset(stem(word) for word in vocabulary.units)
         self.fact_rows: dict[str, list[int]] = {}
         for row, fact in enumerate(facts.facts):
             self.fact_rows.setdefault(fact.section, []).append(row)

@@ -56,6 +56,7 @@ FEATURES = (
     "passage_rank",  # 1 / rank of that among all sections
     "index_defines",  # the LR index names it as where a term of the question is defined
     "index_context",  # the LR index names it for a term of the question in a context the question names
+    "topic_coverage",  # share of the question's words other than unit words (tank, fleet) it holds
 )
 
 
@@ -178,6 +179,7 @@ def features(
     asked = max(1, len(groups) + len(set(query.unknown)))
     stems = {token for group in groups for token in group}
     numbers = [hit.number for hit, _ in candidates]
+    topics = [group for group in groups if not group <= index.unit_stems | {"__none__"}]
     similarities = query.similarities
     matrix = np.zeros((len(candidates), len(FEATURES)), dtype=np.float64)
     for row, (hit, fused) in enumerate(candidates):
@@ -226,6 +228,7 @@ def features(
             _inverse_rank(passage, float(passage[position])),
             defines.get(position, 0.0),
             context.get(position, 0.0),
+            sum(1 for group in topics if group & index.documents[position]) / len(topics) if topics else 0.0,
         )
     return matrix
 
