@@ -28,7 +28,15 @@ import numpy.typing as npt
 
 from grandstrategy.rulebook.assistant import RulesAssistant
 from grandstrategy.rulebook.evaluate import builtin_set, label_accepts, normalise_question
-from grandstrategy.rulebook.rerank import CANDIDATES, FEATURES, RERANKER_RESOURCE, Reranker, features
+from grandstrategy.rulebook.rerank import (
+    CANDIDATES,
+    FEATURES,
+    MARGIN,
+    RERANKER_RESOURCE,
+    Reranker,
+    features,
+    new_order,
+)
 
 TRAIN_SETS = ("players-dev", "players-hard-dev", "dev")
 FOLDS = 5
@@ -71,14 +79,13 @@ def collect(assistant: RulesAssistant) -> list[Example]:
             if not ranked:
                 continue
             candidates = ranked[:CANDIDATES]
-            matrix = features(
-                assistant.index, query, [r.hit for r in ranked], [(r.hit, r.fused) for r in candidates]
-            )
+            specific = assistant._specific_first(ranked)[:CANDIDATES]
+            old = [candidates.index(r) if r in candidates else 0 for r in specific]
+            pairs = [(r.hit, r.fused) for r in candidates]
+            matrix = features(assistant.index, query, [r.hit for r in ranked], pairs)
             right = np.array(
                 [any(label_accepts(label, r.hit.number) for label in item.sections) for r in candidates]
             )
-            specific = assistant._specific_first(ranked)[:CANDIDATES]
-            old = [candidates.index(r) if r in candidates else 0 for r in specific]
             examples.append(Example(name, item.question, matrix, right, old, fold_of(item.question)))
     return examples
 
@@ -125,14 +132,17 @@ def score(examples: list[Example], order_of: dict[int, list[int]]) -> dict[str, 
     return result
 
 
-def cross_validate(examples: list[Example], l2: float, steps: int) -> dict[str, tuple[float, float, int]]:
-    """Each fold scored by a model trained on the other folds."""
+def cross_validate(
+    examples: list[Example], l2: float, steps: int, margin: float = MARGIN
+) -> dict[str, tuple[float, float, int]]:
+    """Each fold scored by a model trained on the other folds (the old first kept unless beaten by
+    ``margin``)."""
     order: dict[int, list[int]] = {}
     for fold in range(FOLDS):
         model = train([e for e in examples if e.fold != fold], l2, steps)
         for i, e in enumerate(examples):
             if e.fold == fold:
-                order[i] = list(np.argsort(-model.scores(e.matrix), kind="stable"))
+                order[i] = new_order(model.scores(e.matrix), e.old[0], margin)
     return score(examples, order)
 
 
@@ -141,10 +151,16 @@ def main() -> int:
     parser.add_argument("--write", action="store_true", help="write data/reranker.json")
     parser.add_argument("--l2", type=float, default=L2)
     parser.add_argument("--steps", type=int, default=STEPS)
+    parser.add_argument("--margins", action="store_true", help="cross-validate several margins")
     args = parser.parse_args()
     assistant = RulesAssistant.load()
     examples = collect(assistant)
     old = score(examples, {i: e.old for i, e in enumerate(examples)})
+    if args.margins:
+        for margin in (0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0):
+            result = cross_validate(examples, args.l2, args.steps, margin)
+            shown = "  ".join(f"{n} {t1:.1%}/{t3:.1%}" for n, (t1, t3, _) in result.items())
+            print(f"margin {margin}: {shown}")
     cv = cross_validate(examples, args.l2, args.steps)
     print(f"{'set':18} {'n':>4}  fused top-1/top-3   cross-validated re-ranker top-1/top-3")
     for name in TRAIN_SETS:

@@ -100,10 +100,10 @@ def parse(lines: list[str]) -> dict[str, list[str]]:
     return found
 
 
-def main() -> int:
+def render(source: Path) -> str:
+    """The word-list file's text for a copy of the rules brief."""
     from grandstrategy.rulebook.digest import digest_bytes, parse_digest
 
-    source = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_SOURCE
     lines = source.read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("## 1."))
     numbers = {section.number for section in parse_digest(digest_bytes()).sections}
@@ -117,8 +117,13 @@ def main() -> int:
     ]
     for number in sorted(found, key=lambda n: tuple(int(p) for p in n.split("."))):
         out.append(f'  "{number}": "{" ".join(found[number])}"')
-    OUTPUT.write_text("\n".join(out) + "\n", encoding="utf-8")
-    print(f"{len(found)} sections -> {OUTPUT}")
+    return "\n".join(out) + "\n"
+
+
+def main() -> int:
+    source = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_SOURCE
+    OUTPUT.write_text(render(source), encoding="utf-8")
+    print(f"wrote {OUTPUT}")
     return 0
 
 

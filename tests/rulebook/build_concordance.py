@@ -65,8 +65,8 @@ def parse(lines: list[str]) -> dict[str, dict[str, list[str]]]:
     return {term: topics for term, topics in entries.items() if any(topics.values())}
 
 
-def main() -> int:
-    source = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_SOURCE
+def render(source: Path) -> str:
+    """The concordance file's text for a copy of the Living Rules."""
     lines = source.read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(lines) if line.strip() == "Index" and i > 100)
     end = next(i for i, line in enumerate(lines) if line.strip() == "Credits" and i > start)
@@ -87,8 +87,13 @@ def main() -> int:
     for number in sorted(by_section, key=lambda n: tuple(int(p) for p in n.split("."))):
         listed = ", ".join(f'"{entry}"' for entry in by_section[number])
         out.append(f'  "{number}": [{listed}]')
-    OUTPUT.write_text("\n".join(out) + "\n", encoding="utf-8")
-    print(f"{len(entries)} terms, {len(by_section)} sections -> {OUTPUT}")
+    return "\n".join(out) + "\n"
+
+
+def main() -> int:
+    source = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_SOURCE
+    OUTPUT.write_text(render(source), encoding="utf-8")
+    print(f"wrote {OUTPUT}")
     return 0
 
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from grandstrategy.rulebook.bm25 import Bm25Scores
 from grandstrategy.rulebook.index import GENERIC_STEMS, Hit, Query, RulesIndex, load_index
 from grandstrategy.rulebook.official import OfficialText, load_official
-from grandstrategy.rulebook.rerank import CANDIDATES, features, shipped_reranker
+from grandstrategy.rulebook.rerank import CANDIDATES, features, new_order, shipped_reranker
 from grandstrategy.rulebook.semantic import EmbeddingModel, shared_model
 from grandstrategy.rulebook.text import content_words, rule_numbers, stem
 
@@ -326,9 +326,11 @@ class RulesAssistant:
         if model is None or len(ranked) < 2:
             return self._specific_first(ranked)
         head = ranked[:CANDIDATES]
-        matrix = features(self.index, query, [r.hit for r in ranked], [(r.hit, r.fused) for r in head])
-        scores = model.scores(matrix)
-        order = sorted(range(len(head)), key=lambda i: (-float(scores[i]), i))
+        old_first = self._specific_first(ranked)[0]
+        incumbent = next((i for i, item in enumerate(head) if item is old_first), 0)
+        pairs = [(r.hit, r.fused) for r in head]
+        matrix = features(self.index, query, [r.hit for r in ranked], pairs)
+        order = new_order(model.scores(matrix), incumbent)
         return [head[i] for i in order] + ranked[CANDIDATES:]
 
     def _context_sections(self, context: str | None) -> list[str]:
