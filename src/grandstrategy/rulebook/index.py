@@ -193,12 +193,15 @@ def _phrase_tokens(phrase: str) -> list[str]:
     return with_bigrams([stem(word) for word in content_words(phrase)])
 
 
+def _brief_tokens(text: str) -> list[str]:
+    """The rules brief's words about a section (single stems, BRIEF_WEIGHT times)."""
+    return [stem(word) for word in content_words(text)] * BRIEF_WEIGHT
+
+
 def _section_document(
-    section: Section, glossary_terms: list[str], paraphrase: str, facts: list[str], brief: str = ""
+    section: Section, glossary_terms: list[str], paraphrase: str, facts: list[str]
 ) -> list[str]:
     tokens: list[str] = []
-    for _ in range(BRIEF_WEIGHT):
-        tokens += [stem(word) for word in content_words(brief)]
     for _ in range(TITLE_WEIGHT):
         tokens += _phrase_tokens(section.title)
     for phrase in (*section.terms, *section.vocab, *glossary_terms):
@@ -239,11 +242,14 @@ class RulesIndex:
                 by_section[s.number],
                 facts.paraphrases.get(s.number, ""),
                 [fact.text for fact in facts.of(s.number)],
-                (brief_terms or {}).get(s.number, ""),
             )
             for s in digest.sections
         ]
         self.retriever = Bm25Scores.build(corpus, k1=1.2, b=0.75)
+        # The same documents plus the rules brief's words about each section, for the re-ranker only: the
+        # first ranking and the refusal stay on the curated digest and fact base.
+        brief = [_brief_tokens((brief_terms or {}).get(s.number, "")) for s in digest.sections]
+        self.briefed = Bm25Scores.build([d + b for d, b in zip(corpus, brief, strict=True)], k1=1.2, b=0.75)
         self.vocabulary: set[str] = {token for document in corpus for token in document}
         self.documents: list[frozenset[str]] = [frozenset(document) for document in corpus]
         # What the re-ranker (rerank.py) compares a question with, per section in index order: the title's

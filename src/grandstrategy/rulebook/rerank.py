@@ -30,9 +30,9 @@ from grandstrategy.rulebook.index import Hit, Query, RulesIndex
 RERANKER_RESOURCE = "reranker.json"
 CANDIDATES = 10  # how many of the fused ranking's best sections the model re-orders
 # The section the fused order put first keeps its place unless the model scores another at least this much
-# higher (in logits): swaps on slimmer margins were coin flips (cross-validated top-1 within one question
-# for margins 0 to 0.25, lower beyond), so they are not made.
-MARGIN = 0.25
+# higher (in logits). Cross-validated top-1 is flat (within two questions) for margins 0 to 0.75 and falls
+# beyond; the middle of that range changes the first answer least where the model is unsure.
+MARGIN = 0.5
 
 FEATURES = (
     "fused",  # the fused score (1.0 for the best possible)
@@ -61,6 +61,8 @@ FEATURES = (
     "index_defines",  # the LR index names it as where a term of the question is defined
     "index_context",  # the LR index names it for a term of the question in a context the question names
     "topic_coverage",  # share of the question's words other than unit words (tank, fleet) it holds
+    "briefed_share",  # BM25 with the rules brief's words added to each section / the best of any section
+    "briefed_rank",  # 1 / rank of that among all sections
 )
 
 
@@ -173,6 +175,8 @@ def features(
     sections to re-order, best first, each with its fused score.
     """
     passage = _passages_by_section(index, query)
+    briefed = np.asarray(index.briefed.get_scores(query.stems), dtype=np.float64)
+    best_briefed = float(briefed.max(initial=0.0)) or 1.0
     defines, context = _concordance(index, query)
     best_passage = float(passage.max()) or 1.0
     bm25_all = np.array([hit.bm25 for hit in hits], dtype=np.float64)
@@ -233,6 +237,8 @@ def features(
             defines.get(position, 0.0),
             context.get(position, 0.0),
             sum(1 for group in topics if group & index.documents[position]) / len(topics) if topics else 0.0,
+            float(briefed[position]) / best_briefed,
+            _inverse_rank(briefed, float(briefed[position])),
         )
     return matrix
 
