@@ -30,6 +30,7 @@ from pathlib import Path
 from grandstrategy.rulebook.bm25 import Bm25Scores
 from grandstrategy.rulebook.index import GENERIC_STEMS, Hit, Query, RulesIndex, load_index
 from grandstrategy.rulebook.official import OfficialText, load_official
+from grandstrategy.rulebook.rerank import CANDIDATES, features, new_order, shipped_reranker
 from grandstrategy.rulebook.semantic import EmbeddingModel, shared_model
 from grandstrategy.rulebook.text import content_words, rule_numbers, stem
 
@@ -318,6 +319,20 @@ class RulesAssistant:
                 return [item, *(r for r in ranked if r is not item)]
         return ranked
 
+    def reorder(self, query: Query, ranked: list[Ranked]) -> list[Ranked]:
+        """The fused ranking's best CANDIDATES re-ordered by the shipped re-ranker (``rerank.py``), or, if
+        it is missing, with a close sub-section moved ahead of its parent."""
+        model = shipped_reranker()
+        if model is None or len(ranked) < 2:
+            return self._specific_first(ranked)
+        head = ranked[:CANDIDATES]
+        old_first = self._specific_first(ranked)[0]
+        incumbent = next((i for i, item in enumerate(head) if item is old_first), 0)
+        pairs = [(r.hit, r.fused) for r in head]
+        matrix = features(self.index, query, [r.hit for r in ranked], pairs)
+        order = new_order(model.scores(matrix), incumbent)
+        return [head[i] for i in order] + ranked[CANDIDATES:]
+
     def _context_sections(self, context: str | None) -> list[str]:
         if not context:
             return []
@@ -362,7 +377,7 @@ class RulesAssistant:
             if not reply.answers:
                 reply.note = NOT_COVERED
             return reply
-        ranked = self._specific_first(ranked)
+        ranked = self.reorder(query, ranked)
         # The situation's rule goes first when it ranks among the best few anyway, but never ahead of an
         # exact glossary, title or term match for another section.
         if in_context and not ranked[0].hit.priority:

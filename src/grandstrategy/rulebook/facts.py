@@ -16,6 +16,8 @@ from grandstrategy.rulebook.text import words
 
 FACTS_RESOURCE = "facts.yaml"
 VOCABULARY_RESOURCE = "vocabulary.yaml"
+CONCORDANCE_RESOURCE = "concordance.yaml"
+BRIEF_TERMS_RESOURCE = "brief_terms.yaml"
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,7 @@ class Vocabulary:
     places: frozenset[str] = frozenset()
     names: dict[str, str] = field(default_factory=dict)
     out_of_scope: tuple[str, ...] = ()
+    units: frozenset[str] = frozenset()
 
 
 def data_bytes(name: str) -> bytes:
@@ -120,4 +123,45 @@ def parse_vocabulary(raw: bytes) -> Vocabulary:
         frozenset(place.lower() for place in places),
         names=_mapping(data, "names"),
         out_of_scope=_phrases(data, "out_of_scope"),
+        units=frozenset(word.lower() for word in _phrases(data, "units")),
     )
+
+
+@dataclass(frozen=True)
+class Concordance:
+    """The LR index as data: (term, context, sections); context '' is where the term is defined."""
+
+    entries: tuple[tuple[str, str, tuple[str, ...]], ...]
+
+
+def parse_concordance(raw: bytes, numbers: set[str]) -> Concordance:
+    """Parse the concordance (``concordance.yaml``: section -> 'term' or 'term | context' headings) and
+    check its numbers; raise DataError if malformed."""
+    data = _load_yaml(raw, CONCORDANCE_RESOURCE)
+    sections = data.get("sections")
+    if not isinstance(sections, dict):
+        raise DataError("rules concordance: expected a 'sections' mapping")
+    found: dict[tuple[str, str], list[str]] = {}
+    for number, headings in sections.items():
+        if str(number) not in numbers:
+            raise DataError(f"rules concordance: unknown section {number}")
+        if not isinstance(headings, list) or not all(isinstance(h, str) and h.strip() for h in headings):
+            raise DataError(f"rules concordance: section {number} must list headings")
+        for heading in headings:
+            term, _, context = heading.partition("|")
+            found.setdefault((term.strip(), context.strip()), []).append(str(number))
+    return Concordance(tuple((term, context, tuple(listed)) for (term, context), listed in found.items()))
+
+
+def parse_brief_terms(raw: bytes, numbers: set[str]) -> dict[str, str]:
+    """Section -> the rules brief's words about it (``brief_terms.yaml``); raise DataError if malformed."""
+    data = _load_yaml(raw, BRIEF_TERMS_RESOURCE)
+    sections = data.get("sections")
+    if not isinstance(sections, dict):
+        raise DataError("rules brief terms: expected a 'sections' mapping")
+    found: dict[str, str] = {}
+    for number, text in sections.items():
+        if str(number) not in numbers or not isinstance(text, str):
+            raise DataError(f"rules brief terms: bad entry for section {number}")
+        found[str(number)] = text
+    return found

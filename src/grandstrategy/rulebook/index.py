@@ -27,11 +27,16 @@ from grandstrategy.rulebook.bm25 import Bm25Scores
 from grandstrategy.rulebook.cache import cache_dir, read_pickle, write_pickle
 from grandstrategy.rulebook.digest import Digest, Section, digest_bytes, fingerprint, parse_digest
 from grandstrategy.rulebook.facts import (
+    BRIEF_TERMS_RESOURCE,
+    CONCORDANCE_RESOURCE,
     FACTS_RESOURCE,
     VOCABULARY_RESOURCE,
+    Concordance,
     FactBase,
     Vocabulary,
     data_bytes,
+    parse_brief_terms,
+    parse_concordance,
     parse_facts,
     parse_vocabulary,
 )
@@ -46,12 +51,13 @@ from grandstrategy.rulebook.text import (
     words,
 )
 
-INDEX_FORMAT = 4
+INDEX_FORMAT = 5
 TITLE_WEIGHT = 3
 TERM_WEIGHT = 2
 SUMMARY_WEIGHT = 1
 PARAPHRASE_WEIGHT = 1
 FACT_WEIGHT = 1
+BRIEF_WEIGHT = 1  # the rules brief's words about the section (brief_terms.yaml), single words only
 SEMANTIC_TOP = 2
 # Power names and nicknames count for BM25 at this fraction: they matter for the power's own rules
 # (12.x) but should not pull every question that names a power to LR 1.1.
@@ -137,6 +143,7 @@ class Query:
     places: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     vector: Vectors | None = None  # the semantic text's embedding, computed once per question
+    similarities: Vectors | None = None  # cosine of the question with every vector row of the index
     name_words: int = 0  # typed words whose meaning went into ``names`` (each may stand for several)
     game_terms: int = 0  # how many of the specific words are game words (titles, terms, slang, powers)
     out_of_scope: list[str] = field(default_factory=list)
@@ -186,6 +193,11 @@ def _phrase_tokens(phrase: str) -> list[str]:
     return with_bigrams([stem(word) for word in content_words(phrase)])
 
 
+def _brief_tokens(text: str) -> list[str]:
+    """The rules brief's words about a section (single stems, BRIEF_WEIGHT times)."""
+    return [stem(word) for word in content_words(text)] * BRIEF_WEIGHT
+
+
 def _section_document(
     section: Section, glossary_terms: list[str], paraphrase: str, facts: list[str]
 ) -> list[str]:
@@ -214,6 +226,8 @@ class RulesIndex:
         facts: FactBase,
         vocabulary: Vocabulary,
         model: EmbeddingModel | None = None,
+        concordance: Concordance | None = None,
+        brief_terms: dict[str, str] | None = None,
     ) -> None:
         self.digest = digest
         self.facts = facts
@@ -232,8 +246,28 @@ class RulesIndex:
             for s in digest.sections
         ]
         self.retriever = Bm25Scores.build(corpus, k1=1.2, b=0.75)
+        # The same documents plus the rules brief's words about each section, for the re-ranker only: the
+        # first ranking and the refusal stay on the curated digest and fact base.
+        brief = [_brief_tokens((brief_terms or {}).get(s.number, "")) for s in digest.sections]
+        self.briefed = Bm25Scores.build([d + b for d, b in zip(corpus, brief, strict=True)], k1=1.2, b=0.75)
         self.vocabulary: set[str] = {token for document in corpus for token in document}
         self.documents: list[frozenset[str]] = [frozenset(document) for document in corpus]
+        # What the re-ranker (rerank.py) compares a question with, per section in index order: the title's
+        # stems, the stems of its terms, players' words and glossary terms, and the document's length.
+        self.position: dict[str, int] = {number: i for i, number in enumerate(self.numbers)}
+        self.title_stems: list[frozenset[str]] = [
+            frozenset(stem(word) for word in content_words(s.title)) for s in digest.sections
+        ]
+        self.term_stems: list[frozenset[str]] = [
+            frozenset(
+                stem(word)
+                for phrase in (*s.terms, *s.vocab, *by_section[s.number])
+                for word in content_words(phrase)
+            )
+            for s in digest.sections
+        ]
+        self.document_lengths: list[int] = [len(document) for document in corpus]
+        self.unit_stems: frozenset[str] = frozenset(stem(word) for word in vocabulary.units)
         self.fact_rows: dict[str, list[int]] = {}
         for row, fact in enumerate(facts.facts):
             self.fact_rows.setdefault(fact.section, []).append(row)
@@ -289,6 +323,39 @@ class RulesIndex:
                 self.vector_owner.append(fact.section)
             self.vectors = model.embed([_semantic_text(text) for text in texts])
             self.section_rows = _rows_by_section(self.numbers, self.vector_owner)
+        import numpy as np
+
+        # Passages for the re-ranker: each section's title with its terms, its summary, its paraphrase and
+        # each fact is one BM25 document, so a question that one fact answers is seen as such.
+        passages: list[list[str]] = []
+        owners: list[int] = []
+        for position, s in enumerate(digest.sections):
+            texts = [" ".join([s.title, *s.terms, *s.vocab, *by_section[s.number]]), s.summary]
+            texts += [facts.paraphrases.get(s.number, "")] + [fact.text for fact in facts.of(s.number)]
+            texts.append((brief_terms or {}).get(s.number, ""))
+            for text in texts:
+                tokens = _phrase_tokens(text)
+                if tokens:
+                    passages.append(tokens)
+                    owners.append(position)
+        self.passages = Bm25Scores.build(passages, k1=1.2, b=0.75)
+        self.passage_owner: Any = np.array(owners, dtype=np.int64)
+        # Every section has a title passage and passages come in section order: where each one's start.
+        self.passage_starts: Any = np.searchsorted(self.passage_owner, np.arange(len(self.numbers)))
+        # The LR index's (term, context) -> sections map, as stems, with the entries each stem's term holds.
+        self.concordance_terms: list[frozenset[str]] = []
+        self.concordance_contexts: list[frozenset[str]] = []
+        self.concordance_owners: list[tuple[int, ...]] = []
+        self.concordance_by_stem: dict[str, list[int]] = {}
+        for term, context, listed in concordance.entries if concordance is not None else ():
+            term_stems = frozenset(stem(word) for word in content_words(term))
+            if not term_stems:
+                continue
+            for token in term_stems:
+                self.concordance_by_stem.setdefault(token, []).append(len(self.concordance_terms))
+            self.concordance_terms.append(term_stems)
+            self.concordance_contexts.append(frozenset(stem(word) for word in content_words(context)))
+            self.concordance_owners.append(tuple(self.position[n] for n in listed))
 
     def _add_key(self, phrase: str, number: str, priority: int) -> None:
         phrase_key = key(phrase)
@@ -421,6 +488,7 @@ class RulesIndex:
         import numpy as np
 
         similarities = self.vectors @ self.query_vector(query, model)
+        query.similarities = similarities
         # Per section (rows of `section_rows`, padded with -1): the mean of its two best vectors, so one
         # lucky word match counts less than two good ones.
         padded = np.where(self.section_rows >= 0, similarities[self.section_rows], -np.inf)
@@ -504,7 +572,11 @@ class RulesIndex:
 
 def _sources() -> bytes:
     """Every input of the built index: the digest, fact base and vocabulary files."""
-    return b"\0".join([digest_bytes(), data_bytes(FACTS_RESOURCE), data_bytes(VOCABULARY_RESOURCE)])
+    data = [
+        data_bytes(name)
+        for name in (FACTS_RESOURCE, VOCABULARY_RESOURCE, CONCORDANCE_RESOURCE, BRIEF_TERMS_RESOURCE)
+    ]
+    return b"\0".join([digest_bytes(), *data])
 
 
 def _model_tag() -> str:
@@ -544,7 +616,9 @@ def build_index() -> RulesIndex:
     numbers = {section.number for section in digest.sections}
     facts = parse_facts(data_bytes(FACTS_RESOURCE), numbers)
     vocabulary = parse_vocabulary(data_bytes(VOCABULARY_RESOURCE))
-    return RulesIndex(digest, facts, vocabulary, shared_model())
+    concordance = parse_concordance(data_bytes(CONCORDANCE_RESOURCE), numbers)
+    brief_terms = parse_brief_terms(data_bytes(BRIEF_TERMS_RESOURCE), numbers)
+    return RulesIndex(digest, facts, vocabulary, shared_model(), concordance, brief_terms)
 
 
 def load_index(use_cache: bool = True) -> RulesIndex:
