@@ -20,7 +20,7 @@ from grandstrategy.cataclysm.rules.control import (
     friendly_powers,
     production_sites,
 )
-from grandstrategy.cataclysm.rules.occupation import graph_of
+from grandstrategy.cataclysm.rules.occupation import snapshot
 from grandstrategy.cataclysm.rules.special import delay_box_ignored, ignores_restricted
 from grandstrategy.cataclysm.state import CataclysmState
 
@@ -211,7 +211,7 @@ def loc_reach(
                 enemy_seas.add(unit.area)
         elif unit.type == "logistics" and friendly(unit.power):
             logistics.add(unit.area)
-    remembered = graph_of(module).position(state).sets
+    remembered = snapshot(module, state).position().sets  # one lookup per frozen state
     key = ("loc", power, tuple(starts), tracers, frozenset(enemy_seas), frozenset(logistics))
     found = remembered.get(key)
     if found is None:
