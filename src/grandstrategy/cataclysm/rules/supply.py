@@ -240,6 +240,7 @@ def _loc_search(
         for port in _special_ports(module, state, friendly):  # LR 2.3.3: a port like any naval base
             near_ports |= facts.near_base(port)
     chinese = state.chinese_armies
+    holders = snapshot(module, state).controllers()  # every land area's, shared by the position
 
     def enterable(area_id: str) -> bool:
         if area_id not in in_play:
@@ -248,7 +249,7 @@ def _loc_search(
             return area_id not in enemy_seas and (near_ports is None or area_id in near_ports)
         if area_id in chinese:
             return False  # a Chinese army's country is friendly to nobody (LR 11.4.2)
-        holder = controller(module, state, area_id)
+        holder = holders[area_id] if area_id in holders else controller(module, state, area_id)
         return holder is not None and friendly(holder)
 
     def passable(area_id: str) -> bool:
