@@ -10,7 +10,8 @@ from grandstrategy.cataclysm.engine.game import CataclysmGame
 from grandstrategy.cataclysm.module import load_module
 from grandstrategy.cataclysm.rules.frozen import frozen
 from grandstrategy.cataclysm.rules.movement import deployment_destinations, deployment_map, deployment_movers
-from grandstrategy.cataclysm.state import CataclysmState, new_state
+from grandstrategy.cataclysm.rules.snapshot import snapshot
+from grandstrategy.cataclysm.state import CataclysmState, Unit, new_state
 from grandstrategy.core.rng import Rng
 from grandstrategy.core.session import Match
 
@@ -96,3 +97,64 @@ def test_any_unit_that_could_deploy_outside_its_denied_areas_makes_a_deployment_
     monkeypatch.setattr(military, "denied_areas", lambda state, power: set(first))
     assert military._deployable(game, "germany", None)
     assert not military._deployable(game, "germany", [1])  # the Berlin army alone cannot
+
+
+def _forget_reaches(state: CataclysmState) -> None:
+    """Drop the whole reaches the position remembers, so that the next question searches again."""
+    shared = snapshot(MODULE, state).shared_sets()
+    for key in [k for k in shared if k[0] == "deployment"]:
+        del shared[key]
+
+
+def test_movers_asked_first_match_the_destinations_through_a_random_game() -> None:
+    """The menu's search stops at the first place a unit may end and remembers it for the next
+    states of the position; asked before the full lists (as the engine asks), through a seeded
+    random game, it still names exactly the units with a destination."""
+    match = Match(CATACLYSM, seed=5, options={"scenario": "campaign-1933"})
+    chooser = Rng(1005)
+    checked = 0
+    for ply in range(700):
+        decision = match.decision()
+        if decision is None:
+            break
+        match.play(decision.seat, decision.legal[chooser.below(len(decision.legal))])
+        if ply % 20 == 0:
+            game = match.state
+            assert isinstance(game, CataclysmGame)
+            state = game.state
+            _forget_reaches(state)
+            by_power = {p: [u for u in state.units if u.power == p] for p in MODULE.powers}
+            with frozen(state):
+                asked = {p: deployment_movers(MODULE, state, units) for p, units in by_power.items()}
+            for power in MODULE.powers:
+                assert asked[power] == _expected(state, power, played=False, denied=set())
+                checked += 1
+    assert checked >= 100
+
+
+def test_a_remembered_stop_is_asked_again_in_the_next_state() -> None:
+    """LR 7.1, 8.4: the place where the last search stopped is tried first in a state of the same
+    position, but only if the unit may still end there: here an unfriendly unit has come into it,
+    and with every other place denied the army cannot move."""
+    from tests.cataclysm.test_operations import setup
+
+    game = setup("campaign-1933", [("germany", "infantry-army", "berlin")], [])
+    state = game.state
+    army = state.units[0]
+    places = deployment_destinations(MODULE, state, army)
+    assert len(places) >= 2
+    _forget_reaches(state)
+    assert deployment_movers(MODULE, state, [army]) == [army.id]
+    stops = [
+        k
+        for k in snapshot(MODULE, state).shared_sets()
+        if k[:4] == ("deployment-stop", "germany", "land", "berlin")
+    ]
+    assert len(stops) == 1
+    (where,) = snapshot(MODULE, state).shared_sets()[stops[0]]
+    assert where in places
+    others = {"germany": set(places) - {where}}
+    blocked = state.clone()
+    blocked.units.append(Unit(2, "soviet-union", "infantry-army", where))
+    assert deployment_movers(MODULE, blocked, [army], denied=others) == []
+    assert deployment_movers(MODULE, state, [army], denied=others) == [army.id]

@@ -12,7 +12,12 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 
 from grandstrategy.cataclysm.module import Module
-from grandstrategy.cataclysm.rules.deployment_reach import deployment_reach, no_sailing_on, sailable
+from grandstrategy.cataclysm.rules.deployment_reach import (
+    deployment_reach,
+    no_sailing_on,
+    reach_unless,
+    sailable,
+)
 from grandstrategy.cataclysm.rules.occupation import (
     FORTRESS,
     Snapshot,
@@ -135,20 +140,39 @@ def _may_end_somewhere(snap: Snapshot, unit: Unit, played: bool, avoiding: froze
     power, unit_type = unit.power, unit.type
     naval = unit_class == "naval"
     coast = unit.coast if naval else None
-    reached = deployment_reach(snap, power, unit_type, unit.area, coast)
-    if avoiding:
-        reached = reached - avoiding
     areas = snap.module.areas
+    occupied = snap.occupied()
+    known, allowed = snap.empty_stop_sets(power, graph.stop_kind[unit_type])
+    excluded = (unit.id,)
+
+    def ends_here(b: str) -> bool:
+        """Whether the unit may end in an area it reaches, for the areas where that needs no other
+        area of the reach (a naval unit's two-coast areas are left to the full answer below)."""
+        if b in avoiding or (naval and areas[b].coasts):
+            return False
+        if b in occupied:
+            return stop_allowed(snap, power, unit_type, b, excluded=excluded)
+        if b in known:
+            return b in allowed
+        known.add(b)
+        if stop_allowed(snap, power, unit_type, b):
+            allowed.add(b)
+            return True
+        return False
+
+    # the search stops at the first area where the unit may end; only if there is none is the
+    # whole reach gone through below (the same answer either way)
+    searched = reach_unless(snap, power, unit_type, unit.area, coast, ends_here)
+    if searched is None:
+        return True
+    reached = searched - avoiding if avoiding else searched
 
     def usable(b: str) -> bool:
         """A naval unit ends in a two-coast area only on a coast it may use (LR 2.2.1, 2.3.3)."""
         return not naval or not areas[b].coasts or bool(_deployment_coasts(snap, unit, b))
 
-    occupied = snap.occupied()
-    known, allowed = snap.empty_stop_sets(power, graph.stop_kind[unit_type])
     if any(b not in occupied and usable(b) for b in allowed.intersection(reached)):
         return True
-    excluded = (unit.id,)
     for b in reached.intersection(occupied):
         if stop_allowed(snap, power, unit_type, b, excluded=excluded) and usable(b):
             return True

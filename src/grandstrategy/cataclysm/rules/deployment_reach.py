@@ -17,6 +17,9 @@ from grandstrategy.cataclysm.module.schema import BaseKind
 from grandstrategy.cataclysm.rules.entry import off_base_coast
 from grandstrategy.cataclysm.rules.occupation import SUBMARINE, Snapshot
 
+Check = Callable[[str], bool] | None
+"""Asked of each area a search enters; the search stops as soon as it holds (None: never)."""
+
 WNT = "wnt"
 ISOLATIONISM = "isolationism"
 UNITED_STATES = "united-states"
@@ -31,6 +34,34 @@ def deployment_reach(
     remembered with the position under those too: units of one power and class standing together
     search once, and so do the same units in the next states of a deployment.
     """
+    found = _reach(snap, power, unit_type, start, coast, None)
+    assert found is not None
+    return found
+
+
+def reach_unless(
+    snap: Snapshot, power: str, unit_type: str, start: str, coast: str | None, accept: Callable[[str], bool]
+) -> frozenset[str] | None:
+    """:func:`deployment_reach`, or None as soon as the search meets an area of it for which
+    ``accept`` holds (asked of the areas of the reach, in no set order, some perhaps twice).
+
+    Whether a unit can move at all needs one place where it may end, not all of them: the search
+    stops there, and that area is remembered under the search's key, to be asked first next time
+    (it is in the reach whatever the units standing there; ``accept`` is asked again). A reach
+    already remembered is returned without asking ``accept``; a search that meets no such area is
+    remembered as :func:`deployment_reach`'s.
+    """
+    return _reach(snap, power, unit_type, start, coast, accept)
+
+
+def _reach(
+    snap: Snapshot,
+    power: str,
+    unit_type: str,
+    start: str,
+    coast: str | None,
+    accept: Callable[[str], bool] | None,
+) -> frozenset[str] | None:
     graph = snap.graph
     unit_class = graph.unit_class[unit_type]
     if unit_class != "naval":
@@ -42,23 +73,50 @@ def deployment_reach(
     found = shared.get(key)
     if found is not None:
         return found
-    if unit_class == "naval":
-        reached = _naval_deployment(snap, power, unit_type, start, coast)
-    elif unit_class == "air":
-        reached = _air_deployment(snap, power, unit_type, start)
-    else:
-        reached = _ground_deployment(snap, power, unit_type, start)
-    reached.discard(start)
     state = snap.state
-    if WNT in state.markers:
-        reached -= graph.wnt_zone
-    if (
+    wnt = WNT in state.markers
+    isolated = (
         power == UNITED_STATES
         and unit_class in ("land", "logistics")
         and ISOLATIONISM in state.markers
         and not snap.belligerent(power)
-    ):
-        homes = graph.homes.get(power, frozenset())
+    )
+    homes = graph.homes.get(power, frozenset())
+
+    def kept(b: str) -> bool:
+        """Whether an area reached stays in the reach (the filters below, applied one area at a time)."""
+        if b == start or (wnt and b in graph.wnt_zone):
+            return False
+        return not isolated or b in homes or any(owner == power for _, owner in snap.bases(b))
+
+    check: Check = None
+    if accept is not None:
+        # an area where the last search stopped is in the reach (the key says so): try it first
+        witness_key = ("deployment-stop", *key[1:])
+        last = shared.get(witness_key)
+        if last is not None and accept(next(iter(last))):
+            return None
+
+        def check(b: str) -> bool:
+            if kept(b) and accept(b):
+                shared[witness_key] = frozenset((b,))
+                return True
+            return False
+
+    searched: set[str] | None
+    if unit_class == "naval":
+        searched = _naval_deployment(snap, power, unit_type, start, coast, check)
+    elif unit_class == "air":
+        searched = _air_deployment(snap, power, unit_type, start, check)
+    else:
+        searched = _ground_deployment(snap, power, unit_type, start, check)
+    if searched is None:
+        return None
+    reached = searched
+    reached.discard(start)
+    if wnt:
+        reached -= graph.wnt_zone
+    if isolated:
         reached = {b for b in reached if b in homes or any(owner == power for _, owner in snap.bases(b))}
     found = shared[key] = frozenset(reached)
     return found
@@ -142,7 +200,10 @@ def no_sailing_on(snap: Snapshot, power: str) -> frozenset[str]:
     return _shared(snap, ("no-sailing-on", power), make)
 
 
-def _naval_deployment(snap: Snapshot, power: str, unit_type: str, start: str, coast: str | None) -> set[str]:
+def _naval_deployment(
+    snap: Snapshot, power: str, unit_type: str, start: str, coast: str | None, check: Check
+) -> set[str] | None:
+    """Naval units: naval movement; None as soon as ``check`` holds for an area entered."""
     graph = snap.graph
     enters = sailable(snap, power, unit_type)
     stops = no_sailing_on(snap, power)
@@ -159,15 +220,20 @@ def _naval_deployment(snap: Snapshot, power: str, unit_type: str, start: str, co
             if there in enters and there not in seen:
                 seen.add(there)
                 stack.append(there)
+                if check is not None and check(there):
+                    return None
     return seen
 
 
-def _ground_deployment(snap: Snapshot, power: str, unit_type: str, start: str) -> set[str]:
-    """Land, fortress and logistics units: land movement, and naval movement between coasts."""
+def _ground_deployment(
+    snap: Snapshot, power: str, unit_type: str, start: str, check: Check
+) -> set[str] | None:
+    """Land, fortress and logistics units: land movement, and naval movement between coasts; None as
+    soon as ``check`` holds for an area entered."""
     graph = snap.graph
     land, naval, sea, coastal = graph.land, graph.naval, graph.sea, graph.coastal
     walks = _walkable(snap, power)
-    sails = sailable(snap, power, unit_type)
+    sails: frozenset[str] | None = None  # found when first needed: a search that stops early may not
     delay = snap.delay_areas()
     seen = {start}
     stack = [start]
@@ -180,19 +246,26 @@ def _ground_deployment(snap: Snapshot, power: str, unit_type: str, start: str) -
                 if there in walks and there not in seen:
                     seen.add(there)
                     stack.append(there)
+                    if check is not None and check(there):
+                        return None
         if here in coastal:
+            if sails is None:
+                sails = sailable(snap, power, unit_type)
             for there in naval[here]:
                 if there in sails and there not in seen:
                     seen.add(there)
                     stack.append(there)
+                    if check is not None and check(there):
+                        return None
     return seen
 
 
 _AFIELD, _AIR_SEA, _NAVAL_SEA = 0, 1, 2
 
 
-def _air_deployment(snap: Snapshot, power: str, unit_type: str, start: str) -> set[str]:
-    """Air units: air movement, with at most one sea area in a row crossed by air (LR 7.2).
+def _air_deployment(snap: Snapshot, power: str, unit_type: str, start: str, check: Check) -> set[str] | None:
+    """Air units: air movement, with at most one sea area in a row crossed by air (LR 7.2); None as
+    soon as ``check`` holds for an area entered.
 
     The search remembers how the unit entered its current area: over land or a friendly air base
     (``_AFIELD``), into a bare sea area by air (``_AIR_SEA``), or into one by naval movement
@@ -220,6 +293,8 @@ def _air_deployment(snap: Snapshot, power: str, unit_type: str, start: str) -> s
             if node not in seen:
                 seen.add(node)
                 stack.append(node)
+                if check is not None and check(there):
+                    return None
         if how == _AIR_SEA or here not in coastal:
             continue
         for there in naval[here]:
@@ -229,7 +304,9 @@ def _air_deployment(snap: Snapshot, power: str, unit_type: str, start: str) -> s
             if node not in seen:
                 seen.add(node)
                 stack.append(node)
+                if check is not None and check(there):
+                    return None
     return {area_id for area_id, _ in seen}
 
 
-__all__ = ["deployment_reach", "no_sailing_on", "sailable"]
+__all__ = ["deployment_reach", "no_sailing_on", "reach_unless", "sailable"]

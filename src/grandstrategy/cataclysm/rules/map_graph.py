@@ -94,6 +94,13 @@ class MapGraph:
             for unit_type, unit_class in self.unit_class.items()
         }
         """The keys of :data:`KEYS` that one unit of each type counts under (see :func:`tally`)."""
+        self.blocks: dict[str, tuple[bool, bool]] = {
+            unit_type: (unit_class == "naval" or unit_type == STRATEGIC_AIR, unit_class == "air")
+            for unit_type, unit_class in self.unit_class.items()
+            if unit_class in ("naval", "air")
+        }
+        """For naval and air unit types: whether an enemy unit of the type blocks naval movement (a
+        naval unit or strategic air force) and whether it blocks air movement (an air unit)."""
         self.stop_kind: dict[str, StopKind] = {
             unit_type: (keys, unit_type == LOGISTICS) for unit_type, keys in self.counted.items()
         }

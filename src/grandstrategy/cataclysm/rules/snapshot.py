@@ -14,7 +14,6 @@ from grandstrategy.cataclysm.module.world import area_controller
 from grandstrategy.cataclysm.rules.control import at_war, belligerent, friendly_powers
 from grandstrategy.cataclysm.rules.frozen import memo_of
 from grandstrategy.cataclysm.rules.map_graph import (
-    STRATEGIC_AIR,
     Makeup,
     Position,
     StopKey,
@@ -69,8 +68,9 @@ class Snapshot:
         self._port: dict[tuple[str, str], bool] = {}
         self._airfield: dict[tuple[str, str], bool] = {}
         self._blockers: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
-        self._fliers: list[tuple[str, str, bool, bool]] | None = None
-        """(power, area, blocks naval movement, blocks air movement) of each naval and air unit."""
+        self._fliers: dict[str, tuple[set[str], set[str]]] | None = None
+        """By power, the areas of its units that block naval movement and those that block air
+        movement (:attr:`MapGraph.blocks`)."""
         self.caps_memo: dict[tuple[str, str, bool, bool], dict[str, int]] = {}
         """Caps by (power, area, during_op, logistics), shared read-only: see :func:`caps`."""
         self.stops: dict[StopKey, bool] = {}
@@ -90,6 +90,10 @@ class Snapshot:
             if found.controllers is not None:
                 self._controller = found.controllers
         return found
+
+    def position(self) -> Position:
+        """The state's :class:`Position`, found once per snapshot (see :meth:`_shared`)."""
+        return self._shared()
 
     def empty_stop_sets(self, power: str, kind: StopKind) -> tuple[set[str], set[str]]:
         """The position's record for :func:`stops_in_empty` (to be filled in, never otherwise changed)."""
@@ -245,23 +249,26 @@ class Snapshot:
         """Areas holding an enemy naval unit or strategic air force, and areas holding an enemy air unit."""
         found = self._blockers.get(power)
         if found is None:
-            if self._fliers is None:
-                classes = self.graph.unit_class
-                self._fliers = []
+            fliers = self._fliers
+            if fliers is None:
+                fliers = self._fliers = {}
+                blocks = self.graph.blocks
                 for unit in self.state.units:
-                    unit_class = classes[unit.type]
-                    if unit_class in ("naval", "air"):
-                        blocks_naval = unit_class == "naval" or unit.type == STRATEGIC_AIR
-                        self._fliers.append((unit.power, unit.area, blocks_naval, unit_class == "air"))
-            enemies = {other for other, _, _, _ in self._fliers if self.enemy(power, other)}
+                    how = blocks.get(unit.type)
+                    if how is not None:
+                        held = fliers.get(unit.power)
+                        if held is None:
+                            held = fliers[unit.power] = (set(), set())
+                        if how[0]:
+                            held[0].add(unit.area)
+                        if how[1]:
+                            held[1].add(unit.area)
             naval: set[str] = set()
             air: set[str] = set()
-            for other, area_id, blocks_naval, blocks_air in self._fliers:
-                if other in enemies:
-                    if blocks_naval:
-                        naval.add(area_id)
-                    if blocks_air:
-                        air.add(area_id)
+            for other, (by_sea, by_air) in fliers.items():
+                if self.enemy(power, other):
+                    naval |= by_sea
+                    air |= by_air
             found = self._blockers[power] = (frozenset(naval), frozenset(air))
         return found
 

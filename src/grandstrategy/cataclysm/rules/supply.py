@@ -20,7 +20,7 @@ from grandstrategy.cataclysm.rules.control import (
     friendly_powers,
     production_sites,
 )
-from grandstrategy.cataclysm.rules.occupation import graph_of
+from grandstrategy.cataclysm.rules.occupation import snapshot
 from grandstrategy.cataclysm.rules.special import delay_box_ignored, ignores_restricted
 from grandstrategy.cataclysm.state import CataclysmState
 
@@ -211,7 +211,7 @@ def loc_reach(
                 enemy_seas.add(unit.area)
         elif unit.type == "logistics" and friendly(unit.power):
             logistics.add(unit.area)
-    remembered = graph_of(module).position(state).sets
+    remembered = snapshot(module, state).position().sets  # one lookup per frozen state
     key = ("loc", power, tuple(starts), tracers, frozenset(enemy_seas), frozenset(logistics))
     found = remembered.get(key)
     if found is None:
@@ -240,6 +240,7 @@ def _loc_search(
         for port in _special_ports(module, state, friendly):  # LR 2.3.3: a port like any naval base
             near_ports |= facts.near_base(port)
     chinese = state.chinese_armies
+    holders = snapshot(module, state).controllers()  # every land area's, shared by the position
 
     def enterable(area_id: str) -> bool:
         if area_id not in in_play:
@@ -248,7 +249,7 @@ def _loc_search(
             return area_id not in enemy_seas and (near_ports is None or area_id in near_ports)
         if area_id in chinese:
             return False  # a Chinese army's country is friendly to nobody (LR 11.4.2)
-        holder = controller(module, state, area_id)
+        holder = holders[area_id] if area_id in holders else controller(module, state, area_id)
         return holder is not None and friendly(holder)
 
     def passable(area_id: str) -> bool:
