@@ -54,5 +54,5 @@ def test_a_point_outside_the_picture_or_a_bad_field_fails(tmp_path: Path) -> Non
     with pytest.raises(DataError, match="'Germany' lies outside the 3500x1900 picture"):
         load_centres(load_module(), folder)
     folder = _copy_with(tmp_path / "b", "at: [1079, 601]", "at: [1079]")
-    with pytest.raises(DataError, match="centres.yaml"):
+    with pytest.raises(DataError, match=r"centres\.yaml"):
         load_centres(load_module(), folder)

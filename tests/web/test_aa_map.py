@@ -27,7 +27,9 @@ def _shape(svg: str, place: str) -> str:
 def _chips(svg: str, place: str) -> dict[str, str]:
     """The unit count labels under ``place``: power -> label."""
     found = re.findall(
-        rf'<g class="units" data-area="{re.escape(place)}" data-power="(\w+)">.*?<text[^>]*>([^<]*)</text></g>', svg
+        rf'<g class="units" data-area="{re.escape(place)}" data-power="(\w+)">'
+        r".*?<text[^>]*>([^<]*)</text></g>",
+        svg,
     )
     return dict(found)
 
@@ -55,7 +57,9 @@ def test_the_revised_setup_is_drawn_with_owners_fills_and_unit_counts() -> None:
     assert 'data-owner=""' in _shape(svg, "switzerland") and 'class="sea"' in _shape(svg, "sz-5")
     assert "★ ◎ 10 IPC" in svg  # Germany's marks: capital, victory city, IPC value
     assert 'class="legend"' in svg and "i infantry" in svg  # the key of colours and codes
-    assert 'class="convoy"' not in svg and "⚖" not in re.sub(r'class="legend".*', "", svg)  # Revised has neither
+    assert 'class="convoy"' not in svg and "⚖" not in re.sub(
+        r'class="legend".*', "", svg
+    )  # Revised has neither
 
 
 def test_every_text_in_the_picture_is_escaped() -> None:
@@ -89,7 +93,9 @@ SEATS = {"germans": "human", "russians": "bot:random", "british": "bot:random", 
 
 
 def test_the_page_shows_the_board_and_a_click_reads_a_territorys_facts(client: TestClient) -> None:
-    created = client.post("/api/games", json={"ruleset": "aa-revised", "options": {"max_rounds": 1}, "seats": SEATS})
+    created = client.post(
+        "/api/games", json={"ruleset": "aa-revised", "options": {"max_rounds": 1}, "seats": SEATS}
+    )
     assert created.status_code == 201, created.text
     game = created.json()
     gid, token = game["game_id"], game["tokens"]["germans"]
@@ -103,7 +109,9 @@ def test_the_page_shows_the_board_and_a_click_reads_a_territorys_facts(client: T
     assert (area["id"], area["owner"], area["ipc"], area["capital"], area["victory_city"]) == (
         "germany", "germans", 10, "germans", True,
     )  # fmt: skip
-    infantry = sum(n for stack, n in state["units"]["germany"].items() if stack.startswith("germans:infantry:"))
+    infantry = sum(
+        n for stack, n in state["units"]["germany"].items() if stack.startswith("germans:infantry:")
+    )
     assert f"{infantry} infantry" in area["units"][0]["units"] and area["units"][0]["power"] == "germans"
     assert {"id": "sz-5", "name": "5 Sea Zone"} in area["neighbours"]
     html = client.get(f"/api/games/{gid}/areas/germany?format=html").text  # a spectator's panel

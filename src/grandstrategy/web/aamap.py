@@ -240,7 +240,9 @@ def board_svg(match: Match, seat: str | None) -> str | None:
                 f"<title>{escape(tip)}</title></ellipse>"
             )
             number = place.name.split()[0] if place.name.split()[0].isdigit() else place.name[:4]
-            labels.append(_text(x, y + 6, number, NAME_PT, fill=SEA_INK, font_style="italic", font_weight="bold"))
+            labels.append(
+                _text(x, y + 6, number, NAME_PT, fill=SEA_INK, font_style="italic", font_weight="bold")
+            )
             below = y + SEA_RY + 14
         else:
             name_lines = _lines(place.name)
@@ -256,11 +258,16 @@ def board_svg(match: Match, seat: str | None) -> str | None:
             facts += ["victory city"] if place.victory_city else []
             facts += ["impassable"] if place.impassable else []
             facts += [f"terrain {terrain[place.id]}"] if place.id in terrain else []
-            facts += [f"neutral, diplomacy track {track[place.id]:+d}"] if place.id in track and owner is None else []
+            facts += (
+                [f"neutral, diplomacy track {track[place.id]:+d}"]
+                if place.id in track and owner is None
+                else []
+            )
             stroke = 4 if place.capital else 2
             shapes.append(
                 f'<rect class="land" data-area="{_attr(place.id)}" data-owner="{_attr(owner or "")}"'
-                f' x="{_f(x - half_w)}" y="{_f(y - half_h)}" width="{_f(2 * half_w)}" height="{_f(2 * half_h)}"'
+                f' x="{_f(x - half_w)}" y="{_f(y - half_h)}"'
+                f' width="{_f(2 * half_w)}" height="{_f(2 * half_h)}"'
                 f' rx="9" fill="{fill}" stroke="{edge}" stroke-width="{stroke}">'
                 f"<title>{escape('; '.join(facts))}</title></rect>"
             )
@@ -288,7 +295,9 @@ def board_svg(match: Match, seat: str | None) -> str | None:
                 )  # fmt: skip
             below = y + half_h + 14
         for index, (power, held) in enumerate(list(counted.items())[:MAX_CHIPS]):
-            labels.append(_chip(x, below + index * 21, compact(held), colours.get(power, "#ffffff"), place.id, power))
+            labels.append(
+                _chip(x, below + index * 21, compact(held), colours.get(power, "#ffffff"), place.id, power)
+            )
     convoys = []
     for power, zones, ipcs in _own_convoys(data, seat):
         points = [centres.points[zone] for zone in zones if zone in centres.points]
@@ -339,20 +348,28 @@ def _legend(match: Match, colours: dict[str, str], aarhe: bool, top: float) -> s
         (box + f'fill="{NEUTRAL_FILL}" stroke="#8a8a8a" stroke-width="2"/>', "neutral land"),
         (box + f'fill="{IMPASSABLE_FILL}" stroke="#8a8a8a" stroke-width="2"/>', "impassable neutral"),
         (f'<ellipse rx="26" ry="16" fill="{SEA_FILL}" stroke="{SEA_LINE}" stroke-width="2"/>', "sea zone"),
-        (f'<line x1="-24" y1="0" x2="24" y2="0" stroke="{SEA_LINE}" stroke-width="2" stroke-opacity="0.5"/>',
-         "adjacent (faint line)"),
+        (
+            f'<line x1="-24" y1="0" x2="24" y2="0" stroke="{SEA_LINE}" stroke-width="2"'
+            ' stroke-opacity="0.5"/>',
+            "adjacent (faint line)",
+        ),
         (_text(0, 6, "★ ◎", MARK_PT, font_weight="bold"), "capital / victory city"),
         (_text(0, 6, "3 IPC", MARK_PT, font_weight="bold"), "IPC value"),
         (_chip(0, 0, "3i 1a", "#777777", "", ""), "units of a power (count, type)"),
     ]
     codes = ", ".join(f"{code} {kind}" for kind, code in UNIT_CODES.items())
     if aarhe:
-        entries.append((_text(0, 6, "M ⚖+1", MARK_PT, font_weight="bold"), "terrain / neutral's diplomacy track"))
         entries.append(
-            ('<line x1="-24" y1="0" x2="24" y2="0" stroke="#b8001f" stroke-width="5" stroke-dasharray="14 8"/>',
-             "your convoy route (written down)")
+            (_text(0, 6, "M ⚖+1", MARK_PT, font_weight="bold"), "terrain / neutral's diplomacy track")
+        )
+        entries.append(
+            ('<line x1="-24" y1="0" x2="24" y2="0" stroke="#b8001f" stroke-width="5"'
+             ' stroke-dasharray="14 8"/>', "your convoy route (written down)")
         )  # fmt: skip
-    parts = [f'<g class="legend"><rect x="{-PAD}" y="{_f(top)}" width="100%" height="{_f(LEGEND_H)}" fill="#ffffff"/>']
+    parts = [
+        f'<g class="legend"><rect x="{-PAD}" y="{_f(top)}" width="100%"'
+        f' height="{_f(LEGEND_H)}" fill="#ffffff"/>'
+    ]
     rows = 4
     for index, (swatch, label) in enumerate(entries):
         x, y = 60 + 520 * (index // rows), top + 36 + 44 * (index % rows)

@@ -51,10 +51,10 @@ from grandstrategy.play.games import (
 )
 from grandstrategy.play.narrate import Narrator, Told
 from grandstrategy.play.seats import HUMAN, parse_kind
+from grandstrategy.web.aamap import board_svg, territory_facts
 from grandstrategy.web.live import Notifier, notifier_for
 from grandstrategy.web.names import person_name
 from grandstrategy.web.storage import ActionRow, ChanceRow, GameRow, SeatRow
-from grandstrategy.web.aamap import board_svg, territory_facts
 from grandstrategy.web.territories import territory_rows
 
 MAX_NAME = 64
@@ -1196,9 +1196,10 @@ def position_panel(match: Match, seat: str | None) -> JSONObject | None:
     """The page's position panel (Cataclysm only; ``None`` otherwise): turn, phase and war status,
     every power's position (``PowerPosition``, the terminal's ``status``), the cup's counts
     (``CupView``, never its order) and the score (``ScoreView``, the terminal's ``score``: VP by
-    ideology and power, who would win now under LR 1.7.2 and what each ideology needs), for the viewer ``seat`` (``None``: a spectator). Each power's
-    ``yours`` says whether the viewer plays it; the page shows production and force pool only for
-    the viewer's own powers (a spectator sees the public tracks only)."""
+    ideology and power, who would win now under LR 1.7.2 and what each ideology needs), for the
+    viewer ``seat`` (``None``: a spectator). Each power's ``yours`` says whether the viewer plays
+    it; the page shows production and force pool only for the viewer's own powers (a spectator
+    sees the public tracks only)."""
     game = as_cataclysm(match.state)
     if game is None:
         return None

@@ -119,4 +119,12 @@ def shipped_centres(module: MapModule) -> Centres:
     return _SHIPPED[key]
 
 
-__all__ = ["CENTRES_FILE", "Centre", "Centres", "CentresFile", "load_centres", "problems_of", "shipped_centres"]
+__all__ = [
+    "CENTRES_FILE",
+    "Centre",
+    "Centres",
+    "CentresFile",
+    "load_centres",
+    "problems_of",
+    "shipped_centres",
+]
