@@ -55,6 +55,7 @@ def test_the_revised_setup_is_drawn_with_owners_fills_and_unit_counts() -> None:
     assert _chips(svg, "sz-5") == {"germans": "1t 2s 1d"}
     assert _chips(svg, "switzerland") == {}  # neutral, empty
     assert 'data-owner=""' in _shape(svg, "switzerland") and 'class="sea"' in _shape(svg, "sz-5")
+    assert "owner neutral; 0 IPC; impassable" in _shape(svg, "turkey")  # Revised: nobody enters it
     assert "★ ◎ 10 IPC" in svg  # Germany's marks: capital, victory city, IPC value
     assert 'class="legend"' in svg and "i infantry" in svg  # the key of colours and codes
     assert 'class="convoy"' not in svg and "⚖" not in re.sub(
@@ -84,6 +85,7 @@ def test_the_historical_edition_marks_its_own_facts_and_keeps_another_seats_conv
     # The variant's public facts: terrain letters and each neutral's place on the diplomacy track.
     turkey = _shape(public, "turkey")
     assert "terrain mountain" in turkey and "diplomacy track -1" in turkey
+    assert "impassable" not in turkey  # the variant lets a team attack a neutral (S3:L242)
     assert "⚖+3" in public  # Eire leans to the Allies
     assert "terrain: D desert" in public
 

@@ -118,6 +118,12 @@ def _lines(name: str) -> list[str]:
     return [name[:cut], name[cut + 1 :]]
 
 
+def _blocked(place: Any, neutral_income: dict[str, int]) -> bool:
+    """Whether no unit may enter ``place``: the map's impassable neutrals, except where the rule
+    set has a table of neutrals that may be attacked (the Historical Edition, S3:L242)."""
+    return bool(place.impassable) and place.id not in neutral_income
+
+
 def power_colours(match: Match) -> dict[str, str]:
     """Every power's display colour, in turn order."""
     order = [str(seat) for seat in match.state.seats()]
@@ -251,12 +257,12 @@ def board_svg(match: Match, seat: str | None) -> str | None:
             if owner is not None and owner in colours:
                 fill, edge = _mix(colours[owner], 0.5), _mix(colours[owner], 0.3, 0)
             else:
-                fill, edge = (IMPASSABLE_FILL if place.impassable else NEUTRAL_FILL), "#777777"
+                fill, edge = (IMPASSABLE_FILL if _blocked(place, income) else NEUTRAL_FILL), "#777777"
             ipc = income.get(place.id, place.ipc) if owner is None and place.id in income else place.ipc
             facts += [f"owner {owner or 'neutral'}", f"{ipc or 0} IPC"]
             facts += ["capital"] if place.capital else []
             facts += ["victory city"] if place.victory_city else []
-            facts += ["impassable"] if place.impassable else []
+            facts += ["impassable"] if _blocked(place, income) else []
             facts += [f"terrain {terrain[place.id]}"] if place.id in terrain else []
             facts += (
                 [f"neutral, diplomacy track {track[place.id]:+d}"]
@@ -418,7 +424,7 @@ def territory_facts(match: Match, seat: str | None, name: str) -> JSONObject | N
         "ipc": ipc,
         "capital": place.capital,
         "victory_city": place.victory_city,
-        "impassable": place.impassable,
+        "impassable": _blocked(place, income),
         "units": units,
         "neighbours": neighbours,
         "terrain": terrain.get(place.id),
