@@ -56,6 +56,10 @@ def test_the_revised_setup_is_drawn_with_owners_fills_and_unit_counts() -> None:
     assert _chips(svg, "switzerland") == {}  # neutral, empty
     assert 'data-owner=""' in _shape(svg, "switzerland") and 'class="sea"' in _shape(svg, "sz-5")
     assert "owner neutral; 0 IPC; impassable" in _shape(svg, "turkey")  # Revised: nobody enters it
+    assert (
+        "Suez Canal: ships pass between 15 Sea Zone and 34 Sea Zone only if their side holds Anglo Egypt"
+        in svg
+    )
     assert "★ ◎ 10 IPC" in svg  # Germany's marks: capital, victory city, IPC value
     assert 'class="legend"' in svg and "i infantry" in svg  # the key of colours and codes
     assert 'class="convoy"' not in svg and "⚖" not in re.sub(

@@ -118,6 +118,17 @@ def _lines(name: str) -> list[str]:
     return [name[:cut], name[cut + 1 :]]
 
 
+def _marks(place: Any, ipc: int | None, terrain: str | None, track: int | None) -> str:
+    """The marks printed in a land's box: ★ capital, ◎ victory city, its IPC value, and in the
+    Historical Edition its terrain letter and a neutral's place on the diplomacy track."""
+    marks = ["★"] if place.capital else []
+    marks += ["◎"] if place.victory_city else []
+    marks += [f"{ipc} IPC"] if ipc else []
+    marks += [TERRAIN_CODES.get(terrain, terrain[:3])] if terrain else []
+    marks += [f"⚖{track:+d}"] if track is not None else []
+    return " ".join(marks)
+
+
 def _blocked(place: Any, neutral_income: dict[str, int]) -> bool:
     """Whether no unit may enter ``place``: the map's impassable neutrals, except where the rule
     set has a table of neutrals that may be attacked (the Historical Edition, S3:L242)."""
@@ -251,14 +262,16 @@ def board_svg(match: Match, seat: str | None) -> str | None:
             )
             below = y + SEA_RY + 14
         else:
+            ipc = income.get(place.id, place.ipc) if owner is None and place.id in income else place.ipc
+            marks = _marks(place, ipc, terrain.get(place.id), track.get(place.id) if owner is None else None)
             name_lines = _lines(place.name)
-            half_w = max(max(_text_w(line, NAME_PT) for line in name_lines) / 2 + 8, 34.0)
+            widest = max([*(_text_w(line, NAME_PT) for line in name_lines), _text_w(marks, MARK_PT) * 1.1])
+            half_w = max(widest / 2 + 8, 34.0)
             half_h = LAND_H / 2 + (9 if len(name_lines) > 1 else 0)
             if owner is not None and owner in colours:
                 fill, edge = _mix(colours[owner], 0.5), _mix(colours[owner], 0.3, 0)
             else:
                 fill, edge = (IMPASSABLE_FILL if _blocked(place, income) else NEUTRAL_FILL), "#777777"
-            ipc = income.get(place.id, place.ipc) if owner is None and place.id in income else place.ipc
             facts += [f"owner {owner or 'neutral'}", f"{ipc or 0} IPC"]
             facts += ["capital"] if place.capital else []
             facts += ["victory city"] if place.victory_city else []
@@ -283,27 +296,14 @@ def board_svg(match: Match, seat: str | None) -> str | None:
                     _text(x, top + index * (NAME_PT + 1), line, NAME_PT, fill="#111111",
                           font_weight="bold" if place.capital else "normal")
                 )  # fmt: skip
-            marks = []
-            if place.capital:
-                marks.append("★")
-            if place.victory_city:
-                marks.append("◎")
-            if ipc:
-                marks.append(f"{ipc} IPC")
-            if place.id in terrain:
-                marks.append(TERRAIN_CODES.get(terrain[place.id], terrain[place.id][:3]))
-            if place.id in track and owner is None:
-                marks.append(f"⚖{track[place.id]:+d}")
             if marks:
-                labels.append(
-                    _text(x, y + half_h - 7, " ".join(marks), MARK_PT, fill="#333333",
-                          font_weight="bold")
-                )  # fmt: skip
+                labels.append(_text(x, y + half_h - 7, marks, MARK_PT, fill="#333333", font_weight="bold"))
             below = y + half_h + 14
         for index, (power, held) in enumerate(list(counted.items())[:MAX_CHIPS]):
             labels.append(
                 _chip(x, below + index * 21, compact(held), colours.get(power, "#ffffff"), place.id, power)
             )
+    passages = [_canal(canal, places, centres.points) for canal in getattr(module, "canals", {}).values()]
     convoys = []
     for power, zones, ipcs in _own_convoys(data, seat):
         points = [centres.points[zone] for zone in zones if zone in centres.points]
@@ -322,9 +322,26 @@ def board_svg(match: Match, seat: str | None) -> str | None:
         f' viewBox="{-PAD} {-PAD} {width + 2 * PAD} {_f(height + 2 * PAD + LEGEND_H)}"'
         f' font-family="{FONT}" role="img" aria-label="{_attr(title)}">'
         f'<rect x="{-PAD}" y="{-PAD}" width="{width + 2 * PAD}" height="{height + 2 * PAD}" fill="#f3f7fb"/>'
-        f'<g class="adjacency">{"".join(lines)}</g><g class="places">{"".join(shapes)}</g>'
+        f'<g class="adjacency">{"".join(lines)}</g><g class="canals">{"".join(passages)}</g>'
+        f'<g class="places">{"".join(shapes)}</g>'
         f'<g class="labels">{"".join(labels)}</g><g class="convoys">{"".join(convoys)}</g>{legend}</svg>'
     )
+
+
+CANAL = 'fill="none" stroke="#00897b" stroke-width="6" stroke-dasharray="4 6" stroke-linecap="round"'
+
+
+def _canal(canal: Any, places: dict[str, Any], points: Any) -> str:
+    """A canal (or the Historical Edition's straits, kept as canals): a dotted line from one of
+    its sea zones through the land that holds it to the other, titled with who must hold what."""
+    route = [canal.sea_zones[0], *canal.controlled_by[:1], *canal.sea_zones[1:2]]
+    if not all(where in points for where in route):
+        return ""
+    path = " L".join(f"{points[where][0]},{points[where][1]}" for where in route)
+    zones = " and ".join(places[zone].name for zone in canal.sea_zones if zone in places)
+    held = " and ".join(places[land].name for land in canal.controlled_by if land in places)
+    tip = f"{canal.name}: ships pass between {zones} only if their side holds {held}"
+    return f'<path class="canal" d="M{path}" {CANAL}><title>{escape(tip)}</title></path>'
 
 
 def _chip(x: float, y: float, label: str, colour: str, area: str, power: str) -> str:
@@ -362,6 +379,7 @@ def _legend(match: Match, colours: dict[str, str], aarhe: bool, top: float) -> s
         (_text(0, 6, "★ ◎", MARK_PT, font_weight="bold"), "capital / victory city"),
         (_text(0, 6, "3 IPC", MARK_PT, font_weight="bold"), "IPC value"),
         (_chip(0, 0, "3i 1a", "#777777", "", ""), "units of a power (count, type)"),
+        ('<path d="M-24,0 L24,0" ' + CANAL + "/>", "canal or strait (held by a land)"),
     ]
     codes = ", ".join(f"{code} {kind}" for kind, code in UNIT_CODES.items())
     if aarhe:
