@@ -202,9 +202,29 @@ def _own_convoys(data: dict[str, Any], seat: str | None) -> list[tuple[str, list
         if written == HIDDEN or not isinstance(written, dict):
             continue
         for entry in written.get("routes", [])[:20]:
-            if isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], list):
+            if (
+                isinstance(entry, list)
+                and len(entry) == 2
+                and isinstance(entry[0], list)
+                and isinstance(entry[1], int)
+            ):
                 found.append((str(power), [str(zone) for zone in entry[0][:40]], int(entry[1])))
     return found
+
+
+class _Facts:
+    """What the board reads besides the map: owners and units from the seat's view, the power
+    colours, and the Historical Edition's terrain, diplomacy track and neutral incomes."""
+
+    def __init__(self, match: Match, data: dict[str, Any]) -> None:
+        self.owners: dict[str, Any] = data["owner"]
+        self.units: dict[str, Any] = data["units"]
+        self.colours = power_colours(match)
+        self.terrain, self.track, self.income = _aarhe_facts(match, data)
+
+    def owner(self, place: str) -> str | None:
+        found = self.owners.get(place)
+        return found if isinstance(found, str) else None
 
 
 def board_svg(match: Match, seat: str | None) -> str | None:
@@ -216,106 +236,27 @@ def board_svg(match: Match, seat: str | None) -> str | None:
     if data is None:
         return None
     centres = shipped_centres(module)
-    colours = power_colours(match)
-    owners: dict[str, Any] = data["owner"]
-    units: dict[str, Any] = data["units"]
-    terrain, track, income = _aarhe_facts(match, data)
+    facts = _Facts(match, data)
     width, height = centres.size
     shown = [place for place in places.values() if place.id in centres.points][:MAX_PLACES]
-    lines: list[str] = []
     shapes: list[str] = []
     labels: list[str] = []
-    drawn: set[tuple[str, str]] = set()
-    for place in shown:
-        a = centres.points[place.id]
-        for other in place.neighbours:
-            key = (min(place.id, other), max(place.id, other))
-            if key in drawn or other not in centres.points:
-                continue
-            drawn.add(key)
-            b = centres.points[other]
-            sea = place.type.value == "sea" or places[other].type.value == "sea"
-            style = f'stroke="{SEA_LINE if sea else "#8a8070"}" stroke-width="2" stroke-opacity="0.35"'
-            if abs(a[0] - b[0]) > width / 2:  # across the map's edge (the Pacific wraps around)
-                left, right = (a, b) if a[0] < b[0] else (b, a)
-                mid_y = (left[1] + right[1]) / 2
-                lines.append(f'<line x1="{left[0]}" y1="{left[1]}" x2="0" y2="{_f(mid_y)}" {style}/>')
-                lines.append(f'<line x1="{right[0]}" y1="{right[1]}" x2="{width}" y2="{_f(mid_y)}" {style}/>')
-            else:
-                lines.append(f'<line x1="{a[0]}" y1="{a[1]}" x2="{b[0]}" y2="{b[1]}" {style}/>')
     for place in shown:
         x, y = centres.points[place.id]
-        owner = owners.get(place.id)
-        owner = owner if isinstance(owner, str) else None
-        counted = unit_counts(units.get(place.id))
-        facts = [place.name]
         if place.type.value == "sea":
-            tip = f"{place.name} (sea zone)"
-            shapes.append(
-                f'<ellipse class="sea" data-area="{_attr(place.id)}" cx="{x}" cy="{y}" rx="{_f(SEA_RX)}"'
-                f' ry="{_f(SEA_RY)}" fill="{SEA_FILL}" stroke="{SEA_LINE}" stroke-width="2">'
-                f"<title>{escape(tip)}</title></ellipse>"
-            )
-            number = place.name.split()[0] if place.name.split()[0].isdigit() else place.name[:4]
-            labels.append(
-                _text(x, y + 6, number, NAME_PT, fill=SEA_INK, font_style="italic", font_weight="bold")
-            )
-            below = y + SEA_RY + 14
+            shape, names, below = _sea(place, x, y)
         else:
-            ipc = income.get(place.id, place.ipc) if owner is None and place.id in income else place.ipc
-            marks = _marks(place, ipc, terrain.get(place.id), track.get(place.id) if owner is None else None)
-            name_lines = _lines(place.name)
-            widest = max([*(_text_w(line, NAME_PT) for line in name_lines), _text_w(marks, MARK_PT) * 1.1])
-            half_w = max(widest / 2 + 8, 34.0)
-            half_h = LAND_H / 2 + (9 if len(name_lines) > 1 else 0)
-            if owner is not None and owner in colours:
-                fill, edge = _mix(colours[owner], 0.5), _mix(colours[owner], 0.3, 0)
-            else:
-                fill, edge = (IMPASSABLE_FILL if _blocked(place, income) else NEUTRAL_FILL), "#777777"
-            facts += [f"owner {owner or 'neutral'}", f"{ipc or 0} IPC"]
-            facts += ["capital"] if place.capital else []
-            facts += ["victory city"] if place.victory_city else []
-            facts += ["impassable"] if _blocked(place, income) else []
-            facts += [f"terrain {terrain[place.id]}"] if place.id in terrain else []
-            facts += (
-                [f"neutral, diplomacy track {track[place.id]:+d}"]
-                if place.id in track and owner is None
-                else []
-            )
-            stroke = 4 if place.capital else 2
-            shapes.append(
-                f'<rect class="land" data-area="{_attr(place.id)}" data-owner="{_attr(owner or "")}"'
-                f' x="{_f(x - half_w)}" y="{_f(y - half_h)}"'
-                f' width="{_f(2 * half_w)}" height="{_f(2 * half_h)}"'
-                f' rx="9" fill="{fill}" stroke="{edge}" stroke-width="{stroke}">'
-                f"<title>{escape('; '.join(facts))}</title></rect>"
-            )
-            top = y - half_h + NAME_PT + 2
-            for index, line in enumerate(name_lines):
-                labels.append(
-                    _text(x, top + index * (NAME_PT + 1), line, NAME_PT, fill="#111111",
-                          font_weight="bold" if place.capital else "normal")
-                )  # fmt: skip
-            if marks:
-                labels.append(_text(x, y + half_h - 7, marks, MARK_PT, fill="#333333", font_weight="bold"))
-            below = y + half_h + 14
+            shape, names, below = _land(place, x, y, facts)
+        shapes.append(shape)
+        labels += names
+        counted = unit_counts(facts.units.get(place.id))
         for index, (power, held) in enumerate(list(counted.items())[:MAX_CHIPS]):
-            labels.append(
-                _chip(x, below + index * 21, compact(held), colours.get(power, "#ffffff"), place.id, power)
-            )
+            colour = facts.colours.get(power, "#ffffff")
+            labels.append(_chip(x, below + index * 21, compact(held), colour, place.id, power))
+    lines = _adjacency(shown, places, centres.points, width)
     passages = [_canal(canal, places, centres.points) for canal in getattr(module, "canals", {}).values()]
-    convoys = []
-    for power, zones, ipcs in _own_convoys(data, seat):
-        points = [centres.points[zone] for zone in zones if zone in centres.points]
-        if len(points) < 2:
-            continue
-        path = " L".join(f"{px},{py}" for px, py in points)
-        tip = f"{power} convoy of {ipcs} IPC via {', '.join(zones)} (written down, secret until revealed)"
-        convoys.append(
-            f'<path class="convoy" data-power="{_attr(power)}" d="M{path}" fill="none"'
-            f' stroke="#b8001f" stroke-width="5" stroke-dasharray="14 8"><title>{escape(tip)}</title></path>'
-        )
-    legend = _legend(match, colours, bool(terrain), height + PAD)
+    convoys = _convoy_paths(_own_convoys(data, seat), centres.points)
+    legend = _legend(match, facts.colours, bool(facts.terrain), height + PAD)
     title = "The board: territories and sea zones, owners, units and adjacencies"
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="aa-board"'
@@ -326,6 +267,101 @@ def board_svg(match: Match, seat: str | None) -> str | None:
         f'<g class="places">{"".join(shapes)}</g>'
         f'<g class="labels">{"".join(labels)}</g><g class="convoys">{"".join(convoys)}</g>{legend}</svg>'
     )
+
+
+def _adjacency(shown: list[Any], places: dict[str, Any], points: Any, width: int) -> list[str]:
+    """One faint line per adjacency (land to land grey, with a sea blue); a line that would
+    cross the whole picture (the Pacific wraps around) is drawn as two stubs to its edges."""
+    lines: list[str] = []
+    drawn: set[tuple[str, str]] = set()
+    for place in shown:
+        a = points[place.id]
+        for other in place.neighbours:
+            key = (min(place.id, other), max(place.id, other))
+            if key in drawn or other not in points:
+                continue
+            drawn.add(key)
+            b = points[other]
+            sea = place.type.value == "sea" or places[other].type.value == "sea"
+            style = f'stroke="{SEA_LINE if sea else "#8a8070"}" stroke-width="2" stroke-opacity="0.35"'
+            if abs(a[0] - b[0]) > width / 2:
+                left, right = (a, b) if a[0] < b[0] else (b, a)
+                mid_y = _f((left[1] + right[1]) / 2)
+                lines.append(f'<line x1="{left[0]}" y1="{left[1]}" x2="0" y2="{mid_y}" {style}/>')
+                lines.append(f'<line x1="{right[0]}" y1="{right[1]}" x2="{width}" y2="{mid_y}" {style}/>')
+            else:
+                lines.append(f'<line x1="{a[0]}" y1="{a[1]}" x2="{b[0]}" y2="{b[1]}" {style}/>')
+    return lines
+
+
+def _sea(place: Any, x: int, y: int) -> tuple[str, list[str], float]:
+    """A sea zone's ellipse, its number, and where its unit labels start."""
+    shape = (
+        f'<ellipse class="sea" data-area="{_attr(place.id)}" cx="{x}" cy="{y}" rx="{_f(SEA_RX)}"'
+        f' ry="{_f(SEA_RY)}" fill="{SEA_FILL}" stroke="{SEA_LINE}" stroke-width="2">'
+        f"<title>{escape(f'{place.name} (sea zone)')}</title></ellipse>"
+    )
+    first = place.name.split()[0]
+    number = first if first.isdigit() else place.name[:4]
+    label = _text(x, y + 6, number, NAME_PT, fill=SEA_INK, font_style="italic", font_weight="bold")
+    return shape, [label], y + SEA_RY + 14
+
+
+def _land(place: Any, x: int, y: int, facts: _Facts) -> tuple[str, list[str], float]:
+    """A land territory's box in its owner's colour (its facts in the title), its name and
+    marks, and where its unit labels start."""
+    owner = facts.owner(place.id)
+    neutral = owner is None and place.id in facts.income
+    ipc = facts.income[place.id] if neutral else place.ipc
+    track = facts.track.get(place.id) if owner is None else None
+    terrain = facts.terrain.get(place.id)
+    blocked = _blocked(place, facts.income)
+    marks = _marks(place, ipc, terrain, track)
+    name_lines = _lines(place.name)
+    widest = max([*(_text_w(line, NAME_PT) for line in name_lines), _text_w(marks, MARK_PT) * 1.1])
+    half_w = max(widest / 2 + 8, 34.0)
+    half_h = LAND_H / 2 + (9 if len(name_lines) > 1 else 0)
+    if owner is not None and owner in facts.colours:
+        fill, edge = _mix(facts.colours[owner], 0.5), _mix(facts.colours[owner], 0.3, 0)
+    else:
+        fill, edge = (IMPASSABLE_FILL if blocked else NEUTRAL_FILL), "#777777"
+    told = [place.name, f"owner {owner or 'neutral'}", f"{ipc or 0} IPC"]
+    told += ["capital"] if place.capital else []
+    told += ["victory city"] if place.victory_city else []
+    told += ["impassable"] if blocked else []
+    told += [f"terrain {terrain}"] if terrain else []
+    told += [f"neutral, diplomacy track {track:+d}"] if track is not None else []
+    shape = (
+        f'<rect class="land" data-area="{_attr(place.id)}" data-owner="{_attr(owner or "")}"'
+        f' x="{_f(x - half_w)}" y="{_f(y - half_h)}" width="{_f(2 * half_w)}" height="{_f(2 * half_h)}"'
+        f' rx="9" fill="{fill}" stroke="{edge}" stroke-width="{4 if place.capital else 2}">'
+        f"<title>{escape('; '.join(told))}</title></rect>"
+    )
+    top = y - half_h + NAME_PT + 2
+    weight = "bold" if place.capital else "normal"
+    labels = [
+        _text(x, top + index * (NAME_PT + 1), line, NAME_PT, fill="#111111", font_weight=weight)
+        for index, line in enumerate(name_lines)
+    ]
+    if marks:
+        labels.append(_text(x, y + half_h - 7, marks, MARK_PT, fill="#333333", font_weight="bold"))
+    return shape, labels, y + half_h + 14
+
+
+def _convoy_paths(routes: list[tuple[str, list[str], int]], points: Any) -> list[str]:
+    """The convoy routes this view shows, as dashed red paths through their zones' centres."""
+    paths: list[str] = []
+    for power, zones, ipcs in routes:
+        at = [points[zone] for zone in zones if zone in points]
+        if len(at) < 2:
+            continue
+        path = " L".join(f"{px},{py}" for px, py in at)
+        tip = f"{power} convoy of {ipcs} IPC via {', '.join(zones)} (written down, secret until revealed)"
+        paths.append(
+            f'<path class="convoy" data-power="{_attr(power)}" d="M{path}" fill="none"'
+            f' stroke="#b8001f" stroke-width="5" stroke-dasharray="14 8"><title>{escape(tip)}</title></path>'
+        )
+    return paths
 
 
 CANAL = 'fill="none" stroke="#00897b" stroke-width="6" stroke-dasharray="4 6" stroke-linecap="round"'
