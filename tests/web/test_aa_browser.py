@@ -72,8 +72,8 @@ def test_a_person_plays_the_historical_edition_to_its_victory_in_the_browser(tmp
                     page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
                     problems = _watch(page)
                     page.goto(game["links"]["germans"])
-                    # No drawn map for A&A: the seat reads the board as a list of territories.
-                    assert page.locator("#map").count() == 0
+                    # Beside the drawn board (test_aa_map_browser.py), a list of the territories.
+                    assert page.locator("#map svg").count() == 1
                     germany = page.locator('#territories tr[data-territory="germany"]')
                     assert germany.locator("th").inner_text() == "Germany"
                     assert germany.locator(".owner").inner_text() == "germans"

@@ -69,12 +69,13 @@ def test_a_person_plays_germany_against_bots_through_the_api(client: TestClient)
     assert spectator["view"]["state"] == state["view"]["state"] and spectator["decision"] is None
     page = client.get(f"/g/{gid}/germans?token={token}")
     assert page.status_code == 200 and 'class="choice"' in page.text
-    # No drawn map: the page lists the territories, each with its owner, IPCs and units.
+    # The page lists the territories, each with its owner, IPCs and units.
     row = re.search(r'<tr data-territory="germany" class="land">(.*?)</tr>', page.text, re.S)
     assert row and "<th" in row[1] and ">Germany</th>" in row[1]
     assert '<td class="owner">germans</td><td class="ipc">10</td>' in row[1]
     assert re.search(r'<td class="units">germans: [^<]*\d+ infantry', row[1])
-    assert 'id="map"' not in page.text and 'class="sea"' in page.text  # seas with units listed
+    assert 'class="sea"' in page.text  # seas with units listed
+    assert '<div id="map" class="map aa-map"' in page.text  # beside the drawn board (test_aa_map.py)
     # A move that is not legal is refused with one message; the game is unchanged.
     bad = move(client, game, "germans", state["log_length"], "germans: buy battleships galore")
     assert bad.status_code == 400 and "detail" in bad.json()

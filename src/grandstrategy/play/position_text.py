@@ -20,7 +20,7 @@ from grandstrategy.play.games import as_cataclysm
 
 if TYPE_CHECKING:
     from grandstrategy.cataclysm.engine.game import CataclysmGame
-    from grandstrategy.cataclysm.position import AreaView, CupView, PowerPosition, ScoreView
+    from grandstrategy.cataclysm.position import AreaView, CupView, IdeologyStanding, PowerPosition, ScoreView
 
 WIDTH = 80
 """The widest line these views print (the terminal prints them at ``min(console width, WIDTH)``)."""
@@ -340,34 +340,43 @@ def score_text(state: GameState) -> Group:
     return render_score(score_view(_game(state, "score")))
 
 
+SUM_RULE_NOTE = (
+    "Fascism and Communism both score above zero, so the Democracies win only with more VP "
+    "than the two together; a tie goes to Communism, else to Fascism (LR 1.7.2)."
+)
+"""What the winner test does when both non-democratic ideologies score (the ``score`` note)."""
+
+
+def score_need(standing: IdeologyStanding) -> str:
+    """What one ideology's margin means (``win_margin``): ``wins now``, with how many VP it could
+    lose and still win, or how many more it needs."""
+    if standing.wins_now:
+        return "wins now" + (f", and would with {standing.margin - 1} VP less" if standing.margin > 1 else "")
+    return f"needs {1 - standing.margin} VP more to win"
+
+
+def score_verdict(view: ScoreView) -> tuple[str, str]:
+    """The verdict line as (label, text): the result once the game is over, else who would win
+    if it ended now."""
+    if view.result is not None:
+        return "result", view.result
+    return "if the game ended now", f"{view.winner} wins (LR 1.7.2)"
+
+
 def render_score(view: ScoreView) -> Group:
     """Each ideology's VP with its powers', then the winner test's verdict and each one's need."""
     parts: list[RenderableType] = [Text("the score (victory points, LR 1.7.1)", style="bold")]
     for standing in view.standings:
         powers = ", ".join(f"{name} {vp}" for name, vp in standing.powers.items())
-        if standing.wins_now:
-            need = "wins now" + (
-                f", and would with {standing.margin - 1} VP less" if standing.margin > 1 else ""
-            )
-        else:
-            need = f"needs {1 - standing.margin} VP more to win"
-        parts.append(_line(standing.ideology, f"{standing.vp} ({powers}) · {need}"))
-    if view.result is not None:
-        parts.append(_line("result", view.result))
-    else:
-        parts.append(_line("if the game ended now", f"{view.winner} wins (LR 1.7.2)"))
+        parts.append(_line(standing.ideology, f"{standing.vp} ({powers}) · {score_need(standing)}"))
+    parts.append(_line(*score_verdict(view)))
     if view.sum_rule:
-        parts.append(
-            Text(
-                "Fascism and Communism both score above zero, so the Democracies win only with more VP "
-                "than the two together; a tie goes to Communism, else to Fascism (LR 1.7.2).",
-                style="dim",
-            )
-        )
+        parts.append(Text(SUM_RULE_NOTE, style="dim"))
     return Group(*parts)
 
 
 __all__ = [
+    "SUM_RULE_NOTE",
     "WIDTH",
     "area_text",
     "cup_text",
@@ -376,6 +385,8 @@ __all__ = [
     "render_cup",
     "render_power",
     "render_score",
+    "score_need",
     "score_text",
+    "score_verdict",
     "status_views",
 ]

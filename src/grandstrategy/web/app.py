@@ -287,10 +287,11 @@ def create_app(
     ) -> Response:
         """One area's facts (the terminal's ``area NAME``) for a seat (``seat`` with its token in
         ``X-Seat-Token`` or ``token``) or a spectator: JSON, or with ``format=html`` the page's
-        side panel (every text escaped by the template)."""
+        side panel (every text escaped by the template; an A&A territory's in ``territory.html``)."""
         found = service.area(game_id, name, seat or None, x_seat_token or token)
         if fmt == "html":
-            response = templates.TemplateResponse(request, "area.html", {"area": found["area"]})
+            template = "territory.html" if found.get("kind") == "territory" else "area.html"
+            response = templates.TemplateResponse(request, template, {"area": found["area"]})
             response.headers["Cache-Control"] = "no-store"
             return response
         return JSONResponse(found)

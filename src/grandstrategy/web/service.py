@@ -21,7 +21,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -51,6 +51,7 @@ from grandstrategy.play.games import (
 )
 from grandstrategy.play.narrate import Narrator, Told
 from grandstrategy.play.seats import HUMAN, parse_kind
+from grandstrategy.web.aamap import board_svg, territory_facts
 from grandstrategy.web.live import Notifier, notifier_for
 from grandstrategy.web.names import person_name
 from grandstrategy.web.storage import ActionRow, ChanceRow, GameRow, SeatRow
@@ -341,8 +342,9 @@ class GameService:
 
     def _page_parts(self, game: GameRow, match: Match, seat: str | None) -> JSONObject:
         """The page's own parts for ``seat`` (``None``: a spectator): the map as inline SVG (public,
-        kept per game version since every viewer gets the same) and the position panel; for a rule set
-        without a drawn map (Axis & Allies), the list of territories from the seat's view instead."""
+        kept per game version since every viewer gets the same) and the position panel; for the Axis
+        & Allies rule sets, the schematic board (:func:`~grandstrategy.web.aamap.board_svg`) and the
+        list of territories, both from the seat's own view."""
         key = (game.id, game.version)
         with self._svgs_lock:
             svg = self._svgs.get(key)
@@ -356,12 +358,16 @@ class GameService:
                 while len(self._svgs) > CACHED_MATCHES:
                     self._svgs.popitem(last=False)
         territories = None if svg is not None else territory_rows(match, seat)
+        if svg is None:
+            svg = board_svg(match, seat)  # A&A: drawn from this seat's own view, never shared
         return {"map_svg": svg, "panel": position_panel(match, seat), "territories": territories}
 
     def area(self, game_id: str, name: str, seat: str | None, token: str | None) -> JSONObject:
         """One area's facts, the terminal's ``area NAME`` (``AreaView``), as ``seat`` (``None``: a
         spectator) may see them: all of an area is open to every player in Cataclysm (LR 1.4), so
-        the answer is the same for each viewer, but a seat's token is checked as for its view.
+        the answer is the same for each viewer, but a seat's token is checked as for its view. For
+        the Axis & Allies rule sets, one territory or sea zone (:func:`~.aamap.territory_facts`),
+        read from the seat's own view.
 
         :raises WebError: 400 a name too long; 404 no such game, seat or area (the message suggests
             close names), or a rule set without areas; 403 wrong token.
@@ -375,7 +381,10 @@ class GameService:
             match = self._match(session, game)
             cataclysm = as_cataclysm(match.state)
             if cataclysm is None:
-                raise WebError(404, f"rule set {game.ruleset!r} has no map areas to show")
+                facts = territory_facts(match, seat, name)
+                if facts is None:
+                    raise WebError(404, _no_place(match, game.ruleset, name))
+                return {"game_id": game.id, "version": game.version, "area": facts, "kind": "territory"}
             from grandstrategy.cataclysm.position import area_view
 
             try:
@@ -676,7 +685,8 @@ class GameService:
                 raise
 
     def map_svg(self, game_id: str) -> str:
-        """The board as SVG (public: the map, units and control cubes).
+        """The board as SVG (public: the map, units and control cubes; for A&A the spectator's
+        schematic board).
 
         :raises WebError: 404 no such game, or a rule set that draws no map.
         """
@@ -684,6 +694,9 @@ class GameService:
 
         with self._lock(game_id), Session(self.engine) as session:
             match = self._match(session, self._game(session, game_id))
+            board = None if as_cataclysm(match.state) is not None else board_svg(match, None)
+            if board is not None:
+                return '<?xml version="1.0" encoding="UTF-8"?>\n' + board
             try:
                 return render_position(match)
             except UserInputError as error:
@@ -877,6 +890,21 @@ def _check_names(names: object, kinds: Mapping[str, str]) -> dict[str, str]:
         if name:
             given[seat_name] = name
     return given
+
+
+def _no_place(match: Match, ruleset: str, name: str) -> str:
+    """Why no place's facts are shown: a rule set without places, or no place of that name
+    (with the closest names)."""
+    module: Any = getattr(match.state, "module", None)
+    places: dict[str, Any] = dict(getattr(module, "territories", None) or {})
+    if not places:
+        return f"rule set {ruleset!r} has no map areas to show"
+    import difflib
+
+    names = [*places, *(place.name for place in places.values())]
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    return f"no territory or sea zone {name!r}{hint}"
 
 
 def public_facts(match: Match) -> str:
@@ -1166,19 +1194,27 @@ def _position(match: Match, seat: str | None) -> str | None:
 
 def position_panel(match: Match, seat: str | None) -> JSONObject | None:
     """The page's position panel (Cataclysm only; ``None`` otherwise): turn, phase and war status,
-    every power's position (``PowerPosition``, the terminal's ``status``) and the cup's counts
-    (``CupView``, never its order), for the viewer ``seat`` (``None``: a spectator). Each power's
-    ``yours`` says whether the viewer plays it; the page shows production and force pool only for
-    the viewer's own powers (a spectator sees the public tracks only)."""
+    every power's position (``PowerPosition``, the terminal's ``status``), the cup's counts
+    (``CupView``, never its order) and the score (``ScoreView``, the terminal's ``score``: VP by
+    ideology and power, who would win now under LR 1.7.2 and what each ideology needs), for the
+    viewer ``seat`` (``None``: a spectator). Each power's ``yours`` says whether the viewer plays
+    it; the page shows production and force pool only for the viewer's own powers (a spectator
+    sees the public tracks only)."""
     game = as_cataclysm(match.state)
     if game is None:
         return None
-    from grandstrategy.cataclysm.position import cup_view, power_position
+    from grandstrategy.cataclysm.position import cup_view, power_position, score_view
+    from grandstrategy.play.position_text import SUM_RULE_NOTE, score_need, score_verdict
 
     viewer = frozenset() if seat is None else frozenset({seat})
     facts = summary(match.state)
     powers: list[JSONValue] = [
         power_position(game, power, viewer_seats=viewer).to_json() for power in game.state.powers
+    ]
+    score = score_view(game)
+    label, verdict = score_verdict(score)
+    standings: list[JSONValue] = [
+        {**asdict(standing), "need": score_need(standing)} for standing in score.standings
     ]
     return {
         "turn": facts.turn,
@@ -1186,6 +1222,13 @@ def position_panel(match: Match, seat: str | None) -> JSONObject | None:
         "war": facts.war,
         "powers": powers,
         "cup": cup_view(game).to_json(),
+        "score": {
+            "standings": standings,
+            "winner": score.winner,
+            "verdict_label": label,
+            "verdict": verdict,
+            "note": SUM_RULE_NOTE if score.sum_rule else None,
+        },
     }
 
 

@@ -101,6 +101,23 @@
     }
     const undo = body().querySelector("#undo");
     if (undo) undo.addEventListener("click", () => send(seatPath + "/undo", { seen: version() }, "undo"));
+    const zoom = body().querySelector("#map-zoom");
+    if (zoom) {
+      showZoom(zoom);
+      zoom.addEventListener("click", () => {
+        zoomed = !zoomed;
+        showZoom(zoom);
+      });
+    }
+  }
+  // The A&A board fits the page; "Zoom in" widens it (the page scrolls sideways), and stays so
+  // over the live body swaps.
+  let zoomed = false;
+  function showZoom(button) {
+    const map = body().querySelector("#map");
+    if (map) map.classList.toggle("zoomed", zoomed);
+    button.textContent = zoomed ? "Fit to page" : "Zoom in";
+    button.setAttribute("aria-pressed", String(zoomed));
   }
   bind();
 
