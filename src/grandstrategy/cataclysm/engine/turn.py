@@ -7,7 +7,6 @@ A scenario starts with the action phase of its first turn: its cup and reserves 
 from __future__ import annotations
 
 from collections import Counter
-from fractions import Fraction
 
 from grandstrategy.cataclysm.engine import (  # noqa: F401  (register steps)
     aftermath,
@@ -177,11 +176,7 @@ def _draw(game: CataclysmGame, current: Step) -> None:
     if not cup:
         game.push("end-phase")
         return
-    counts = Counter(cup)
-    total = len(cup)
-    game.chance(
-        "draw", "action cup", [(name, Fraction(n, total)) for name, n in sorted(counts.items())], "drawn"
-    )
+    game.chance_weighted("draw", "action cup", sorted(Counter(cup).items()), "drawn")
 
 
 @step("drawn")
