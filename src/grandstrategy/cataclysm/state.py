@@ -227,7 +227,10 @@ class CataclysmState:
         data["special_bases"] = self.special_bases.copy()
         data["alliances"] = {ideology: members.copy() for ideology, members in self.alliances.items()}
         data["wars"] = [(list(a), list(b)) for a, b in self.wars]
-        data["turn_track"] = {turn: items.copy() for turn, items in self.turn_track.items()}
+        # the nested containers below are often empty: an empty one is copied without a comprehension
+        data["turn_track"] = (
+            {turn: items.copy() for turn, items in self.turn_track.items()} if self.turn_track else {}
+        )
         data["damaged"] = self.damaged.copy()
         data["used_limited"] = self.used_limited.copy()
         data["base_owners"] = self.base_owners.copy()
@@ -237,12 +240,21 @@ class CataclysmState:
         data["transfers"] = [list(item) for item in self.transfers]
         data["minor_armies"] = self.minor_armies.copy()
         data["no_surprise"] = self.no_surprise.copy()
-        data["civil_wars"] = {
-            area: {side: list(aid) for side, aid in sides.items()} for area, sides in self.civil_wars.items()
-        }
-        data["influence"] = {area: list(owners) for area, owners in self.influence.items()}
+        data["civil_wars"] = (
+            {
+                area: {side: list(aid) for side, aid in sides.items()}
+                for area, sides in self.civil_wars.items()
+            }
+            if self.civil_wars
+            else {}
+        )
+        data["influence"] = (
+            {area: list(owners) for area, owners in self.influence.items()} if self.influence else {}
+        )
         data["chinese_armies"] = self.chinese_armies.copy()
-        data["chinese_aid"] = {area: list(aid) for area, aid in self.chinese_aid.items()}
+        data["chinese_aid"] = (
+            {area: list(aid) for area, aid in self.chinese_aid.items()} if self.chinese_aid else {}
+        )
         data["log"] = self.log.copy() if keep_log else []
         new = make(CataclysmState)
         new.__dict__ = data

@@ -224,7 +224,11 @@ class CataclysmGame(GameState):
         return self._copy_game(share_units=True)
 
     def _copy_game(self, *, share_units: bool) -> CataclysmGame:
-        pending = _copy(self.pending) if self.pending is not None else None
+        pending = self.pending
+        if pending is not None:
+            # a fork shares the request's option and outcome lists, which nothing changes (a
+            # request is replaced, never edited); its context is copied as the steps are
+            pending = {**pending, "then": _copy(pending["then"])} if share_units else _copy(pending)
         state = self.state.clone(share_units=share_units, keep_log=not share_units)
         game = CataclysmGame(self.module, state, [_copy(step) for step in self.stack], pending)
         stashed = self._outcomes
