@@ -24,9 +24,10 @@ from grandstrategy.cataclysm.rules.politics import record_result
 from grandstrategy.cataclysm.state import CataclysmState, PowerState, new_state
 from grandstrategy.core.session import Match
 from grandstrategy.play.bots import HeuristicBot, bot_seed, fork
-from grandstrategy.play.games import load_ruleset
+from grandstrategy.play.games import cataclysm_value, load_ruleset
 
 MODULE = load_module()
+IDEOLOGIES = ("democracy", "fascism", "communism")
 
 
 def lines(game: CataclysmGame) -> dict[str, dict[str, Any]]:
@@ -173,3 +174,22 @@ def test_fork_gives_an_independent_copy_through_the_bots_door() -> None:
     change_lines(copy)  # type: ignore[arg-type]
     copy.run()  # type: ignore[attr-defined]
     assert game.state_hash() == before and copy.state_hash() != before
+
+
+def test_a_position_value_follows_each_sides_lines_after_a_fork() -> None:
+    """The heuristic bot's position value (``play.games.cataclysm_value``) reads each side's own
+    lines after a fork: the value on either side is the one of a plain copy of that side."""
+    game = CataclysmGame(MODULE, new_state(MODULE, "campaign-1933"))
+    child = game.fork()
+    before = {ideology: cataclysm_value(game, ideology) for ideology in IDEOLOGIES}
+    assert {ideology: cataclysm_value(child, ideology) for ideology in IDEOLOGIES} == before
+    change_lines(child)
+    cataclysm_value(child, "fascism")  # the child's own (changed) lines, then changed again in place
+    child.state.line_to_change("germany").available_flags -= 1  # a flag in play (its value counts it)
+    game.state.line_to_change("italy").available_flags -= 1
+    for side in (game, child):
+        fresh = side.clone()  # a plain copy holds its lines alone
+        for ideology in IDEOLOGIES:
+            assert cataclysm_value(side, ideology) == cataclysm_value(fresh, ideology)
+    assert cataclysm_value(child, "fascism") != before["fascism"]
+    assert cataclysm_value(game, "fascism") != before["fascism"]
