@@ -271,6 +271,7 @@ def test_a_democracys_check_before_attacking_a_neutral_weights_the_odds_lr_9_7()
     )
     assert chance.success == check * win
     assert chance.text.startswith(f"check {percent(check)} · win {percent(check * win)}")
+    assert option_odds(game, "france", entry) == float(check * win)  # the bot's prior: the same figure
 
 
 def test_augmentation_options_each_show_their_chance_lr_8_2() -> None:
@@ -305,3 +306,43 @@ def test_percent_never_rounds_a_possibility_away_and_chance_is_json() -> None:
 def test_no_chances_without_a_decision() -> None:
     game = bare_game()
     assert game.pending is None and option_chances(game) == {}
+
+
+def test_the_bots_win_chance_is_the_menus_win_chance_on_a_random_games_positions() -> None:
+    """``option_odds`` (the heuristic bot's prior) works out the win alone (``operation_win``); it
+    must equal the full chance's ``success`` for every operation of every military-action menu
+    met in seeded random games, a Democracy's check (LR 9.7) and an undefended base (LR 9.4.2)
+    included."""
+    from grandstrategy.core.rng import Rng
+    from grandstrategy.core.session import Match
+    from grandstrategy.play.games import load_ruleset
+
+    compared = 0
+    for seed in (2, 7, 11, 12):
+        match = Match(load_ruleset("cataclysm"), seed=seed, options={"scenario": "europe-1939"})
+        chooser = Rng(seed)
+        for _ in range(700):
+            decision = match.decision()
+            if decision is None:
+                break
+            game = match.state
+            assert isinstance(game, CataclysmGame)
+            pending = game.pending
+            if pending is not None and pending["then"].get("do") == "military-action-answer":
+                chances = option_chances(game)
+                for option in pending["options"]:
+                    odds = option_odds(game, pending["power"], option)
+                    chance = chances.get(option)
+                    combat = chance is not None and chance.kind == "combat"
+                    assert odds == (float(chance.success) if chance is not None and combat else None), option
+                    compared += odds is not None
+            match.play(decision.seat, decision.legal[chooser.below(len(decision.legal))])
+    assert compared > 30  # real attacks were compared
+
+
+def test_an_undefended_base_is_won_for_certain_in_the_menu_and_the_bots_prior_lr_9_4_2() -> None:
+    game = setup("campaign-1933", [("japan", "surface-fleet", "marshalls")], [("japan", "united-states")])
+    offensive(game, "japan", 1)
+    chance = option_chances(game)["base capture at Hawaii"]
+    assert chance.success == 1
+    assert option_odds(game, "japan", "base capture at Hawaii") == 1.0

@@ -113,3 +113,24 @@ def test_states_pickled_together_still_copy_their_shared_units_on_write() -> Non
     target = next(a for a in MODULE.areas if a != start and not MODULE.area(a).coasts)
     set_area(first, first.state.units[0], target)
     assert first.state.units[0].area == target and second.state.units[0].area == start
+
+
+def test_a_recall_shares_each_areas_holders_and_follows_an_area_given_new_holders() -> None:
+    """The recalls that read the cubes keep a shallow copy (each area's holders are shared, never
+    changed in place): the entry holds the state's own holder dicts, and a copy of the state that
+    puts new holders in an area is answered afresh while the original keeps its answer."""
+    from grandstrategy.cataclysm.rules.control import _SCORES
+
+    state = new_state(MODULE, "campaign-1933")
+    state.cubes["austria"] = {"italy": 1}  # an entry no earlier test made
+    before = ideology_scores(MODULE, state)
+    kept = _SCORES._entries[0][1][0]
+    assert kept == state.cubes and kept is not state.cubes
+    assert all(kept[area] is held for area, held in state.cubes.items())
+    copy = state.clone()
+    copy.cubes["paris"] = {"germany": 2}  # France loses 2 VP (LR 1.7.1)
+    after = ideology_scores(MODULE, copy)
+    democracy = next(ideo for ideo in before if ideo.value == "democracy")
+    assert after[democracy] == before[democracy] - 2
+    assert ideology_scores(MODULE, state) == before
+    assert controller(MODULE, copy, "paris") == "germany" and controller(MODULE, state, "paris") == "france"

@@ -329,24 +329,13 @@ def operation_chance(
 ) -> Chance | None:
     """The chance of the operation ``op`` (not changed) once the sides in ``support`` have
     committed every unit they still may; see the module docstring."""
-    op = copy.deepcopy(op)
-    if not any(u.power == op["power"] for u in game.state.units if u.id in op["attackers"]):
-        return None  # LR 9.1: the acting power's own unit leads the attack
-    trial, check = _prepare(game, op, stage)
-    if op["variant"] == "base-capture" and not [
-        u for u in _defenders(trial, op) if operations.unit_class(trial, u.type) in ("naval", "air")
-    ]:
+    solved = _solve_operation(game, op, stage, support)
+    if solved is None:
+        return None
+    odds, known, check = solved
+    if odds is None or known is None:
         win = Fraction(1)  # LR 9.4.2: nothing defends the base
         return _combat_chance(win, None, None, None, None, win, check)
-    if "attacker" in support:
-        _commit_support(trial, op, "attacker")
-    known = _situation(trial, op)
-    committed = len(op["support"]["defender"])
-    if "defender" in support:
-        _commit_support(trial, op, "defender")
-    odds = known if len(op["support"]["defender"]) == committed else _situation(trial, op)
-    if odds is None or known is None:
-        return None
     s = odds.situation
     a_steps = eligible_steps(s.combat, s.attacker.units)
     d_steps = eligible_steps(s.combat, s.defender.units)
@@ -359,6 +348,50 @@ def operation_chance(
         known.attacker_wins,
         check,
     )
+
+
+def operation_win(
+    game: CataclysmGame,
+    op: dict[str, Any],
+    *,
+    stage: str,
+    support: tuple[str, ...] = ("attacker", "defender"),
+) -> Fraction | None:
+    """The win chance alone of :func:`operation_chance` (its ``success``), without the losses,
+    triumph and text it also works out: the heuristic bot's prior asks for nothing more."""
+    solved = _solve_operation(game, op, stage, support)
+    if solved is None:
+        return None
+    odds, _, check = solved
+    factor = check if check is not None else Fraction(1)
+    return (Fraction(1) if odds is None else odds.attacker_wins) * factor
+
+
+def _solve_operation(
+    game: CataclysmGame, op: dict[str, Any], stage: str, support: tuple[str, ...]
+) -> tuple[SituationOdds | None, SituationOdds | None, Fraction | None] | None:
+    """The odds of the operation ``op`` (not changed) once the sides in ``support`` have committed
+    every unit they still may, those without the defender's support, and the chance of the check
+    that must come first: ``(None, None, check)`` when the attack wins at once (a base nobody
+    defends), None when there is no fight to solve."""
+    op = copy.deepcopy(op)
+    if not any(u.power == op["power"] for u in game.state.units if u.id in op["attackers"]):
+        return None  # LR 9.1: the acting power's own unit leads the attack
+    trial, check = _prepare(game, op, stage)
+    if op["variant"] == "base-capture" and not [
+        u for u in _defenders(trial, op) if operations.unit_class(trial, u.type) in ("naval", "air")
+    ]:
+        return None, None, check  # LR 9.4.2: nothing defends the base
+    if "attacker" in support:
+        _commit_support(trial, op, "attacker")
+    known = _situation(trial, op)
+    committed = len(op["support"]["defender"])
+    if "defender" in support:
+        _commit_support(trial, op, "defender")
+    odds = known if len(op["support"]["defender"]) == committed else _situation(trial, op)
+    if odds is None or known is None:
+        return None
+    return odds, known, check
 
 
 def _combat_chance(
@@ -420,6 +453,13 @@ def _menu_force(game: CataclysmGame, op: dict[str, Any]) -> None:
 
 
 def _menu_operation(game: CataclysmGame, option: str, context: dict[str, Any]) -> Chance | None:
+    op = _menu_op(game, option, context)
+    return None if op is None else operation_chance(game, op, stage="activate")
+
+
+def _menu_op(game: CataclysmGame, option: str, context: dict[str, Any]) -> dict[str, Any] | None:
+    """The operation a military-action menu option declares, with the force the power could
+    bring itself (None when the option declares none)."""
     power = game.pending["power"] if game.pending is not None else ""
     op = operations.parse_option(
         game, power, option, left=int(context.get("left", 1)), deployed=list(context.get("deployed", []))
@@ -428,7 +468,7 @@ def _menu_operation(game: CataclysmGame, option: str, context: dict[str, Any]) -
         return None
     op["only"] = context.get("only")
     _menu_force(game, op)
-    return operation_chance(game, op, stage="activate")
+    return op
 
 
 def _activation(game: CataclysmGame, option: str, op: dict[str, Any]) -> Chance | None:
@@ -502,10 +542,14 @@ def option_odds(game: CataclysmGame, power: str, option: str) -> float | None:
     pending = game.pending
     if pending is None or pending.get("type") != "decide" or pending.get("power") != power:
         return None
-    if pending["then"].get("do") != "military-action-answer":
+    context: dict[str, Any] = pending["then"]
+    if context.get("do") != "military-action-answer" or option not in pending["options"]:
         return None
-    chance = option_chance(game, option)
-    return None if chance is None else float(chance.success)
+    if operations.parse_option(game, power, option, left=1, deployed=[]) is None:
+        return None
+    op = _menu_op(game, option, context)
+    win = None if op is None else operation_win(game, op, stage="activate")
+    return None if win is None else float(win)
 
 
 __all__ = [
@@ -515,6 +559,7 @@ __all__ = [
     "PendingCheck",
     "check_chance",
     "operation_chance",
+    "operation_win",
     "option_chance",
     "option_chances",
     "option_odds",

@@ -136,18 +136,22 @@ class CataclysmState:
         copied on write."""
         self._own: dict[int, Unit] = {}
         """Units (by ``id()``) this state holds alone and may change in place (see :meth:`unit_to_change`)."""
+        self._own_lines: dict[str, PowerState] = {}
+        """Power lines this state holds alone and may change in place (see :meth:`line_to_change`)."""
 
     def __getstate__(self) -> dict[str, Any]:
         """For pickle and ``copy.deepcopy``: everything but the record of units held alone (the
         copy's units are new objects, held alone by nobody yet)."""
         data = self.__dict__.copy()
         data.pop("_own", None)
+        data.pop("_own_lines", None)
         return data
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         """Restore what :meth:`__getstate__` gave, with no unit held alone."""
         self.__dict__.update(data)
         self._own = {}
+        self._own_lines = {}
         self._sharing = data.get("_sharing", False)
 
     def to_json(self) -> dict[str, Any]:
@@ -192,15 +196,19 @@ class CataclysmState:
         ``CataclysmGame.fork``) they are copied on write instead: the copy and this state share
         the unit objects, and whichever changes a unit first replaces it with its own copy
         (:meth:`unit_to_change`); a unit object held from this state may then be left behind.
+        The power lines go the same way (:meth:`line_to_change`): shared by a fork, copied in a
+        plain copy.
         Without ``keep_log`` the copy's log starts empty (a look-ahead: no rule reads the log, and
         copying a long one for every option tried is a cost the look-ahead need not pay).
         """
         data = self.__dict__.copy()
         make = object.__new__
         if share_units:
-            self._own = {}  # every unit is shared from now on, on both sides
+            self._own = {}  # every unit and power line is shared from now on, on both sides
+            self._own_lines = {}
             self._sharing = data["_sharing"] = True
             data["units"] = self.units.copy()
+            data["powers"] = self.powers.copy()
         else:
             units = []
             for unit in self.units:
@@ -208,17 +216,21 @@ class CataclysmState:
                 copied.__dict__ = unit.__dict__.copy()
                 units.append(copied)
             data["units"] = units
-            data["_sharing"] = False  # the copy's units are its own; this state's are unchanged
+            data["powers"] = {power: line.clone() for power, line in self.powers.items()}
+            data["_sharing"] = False  # the copy's units and lines are its own; this state's are unchanged
         data["_own"] = {}
+        data["_own_lines"] = {}
         data["maps"] = list(self.maps)
-        data["powers"] = {power: line.clone() for power, line in self.powers.items()}
         data["cubes"] = self.cubes.copy()  # each area's holders are shared: see the class docstring
         data["cup"] = self.cup.copy()
         data["markers"] = self.markers.copy()
         data["special_bases"] = self.special_bases.copy()
         data["alliances"] = {ideology: members.copy() for ideology, members in self.alliances.items()}
         data["wars"] = [(list(a), list(b)) for a, b in self.wars]
-        data["turn_track"] = {turn: items.copy() for turn, items in self.turn_track.items()}
+        # the nested containers below are often empty: an empty one is copied without a comprehension
+        data["turn_track"] = (
+            {turn: items.copy() for turn, items in self.turn_track.items()} if self.turn_track else {}
+        )
         data["damaged"] = self.damaged.copy()
         data["used_limited"] = self.used_limited.copy()
         data["base_owners"] = self.base_owners.copy()
@@ -228,12 +240,21 @@ class CataclysmState:
         data["transfers"] = [list(item) for item in self.transfers]
         data["minor_armies"] = self.minor_armies.copy()
         data["no_surprise"] = self.no_surprise.copy()
-        data["civil_wars"] = {
-            area: {side: list(aid) for side, aid in sides.items()} for area, sides in self.civil_wars.items()
-        }
-        data["influence"] = {area: list(owners) for area, owners in self.influence.items()}
+        data["civil_wars"] = (
+            {
+                area: {side: list(aid) for side, aid in sides.items()}
+                for area, sides in self.civil_wars.items()
+            }
+            if self.civil_wars
+            else {}
+        )
+        data["influence"] = (
+            {area: list(owners) for area, owners in self.influence.items()} if self.influence else {}
+        )
         data["chinese_armies"] = self.chinese_armies.copy()
-        data["chinese_aid"] = {area: list(aid) for area, aid in self.chinese_aid.items()}
+        data["chinese_aid"] = (
+            {area: list(aid) for area, aid in self.chinese_aid.items()} if self.chinese_aid else {}
+        )
         data["log"] = self.log.copy() if keep_log else []
         new = make(CataclysmState)
         new.__dict__ = data
@@ -260,6 +281,21 @@ class CataclysmState:
                 units[index] = own[id(copied)] = copied
                 return copied
         return unit
+
+    def line_to_change(self, power: str) -> PowerState:
+        """The power's line of the record display, to change (copy on write, see :meth:`clone`):
+        the line itself when this state holds it alone, else a copy put in its place in
+        :attr:`powers`.
+
+        Every change to a line's fields or containers (force pool, holding box, failed-action
+        boxes, alliance partners) goes through here; a line read from :attr:`powers` before the
+        change may be another state's and is left behind. Reading needs no call.
+        """
+        line = self.powers[power]
+        if not self._sharing or self._own_lines.get(power) is line:
+            return line
+        copied = self.powers[power] = self._own_lines[power] = line.clone()
+        return copied
 
     def units_in(self, area_id: str) -> list[Unit]:
         """Units standing in an area."""

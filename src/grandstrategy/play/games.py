@@ -10,7 +10,7 @@ rule set never breaks play.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -19,8 +19,11 @@ from grandstrategy.core.ids import Seat
 from grandstrategy.core.state import GameState
 
 if TYPE_CHECKING:
-    from grandstrategy.cataclysm.chances import Chance
+    from grandstrategy.cataclysm.chances import Chance, PendingCheck
     from grandstrategy.cataclysm.engine.game import CataclysmGame
+    from grandstrategy.cataclysm.module import Module
+    from grandstrategy.cataclysm.module.schema import Ideology
+    from grandstrategy.cataclysm.state import CataclysmState
 
 
 RULESET_PACKAGES = (
@@ -49,10 +52,17 @@ def load_ruleset(name: str) -> RuleSet:
 
 
 def as_cataclysm(state: GameState) -> CataclysmGame | None:
-    """The state as a Cataclysm game, or ``None`` for another rule set (imported lazily)."""
-    from grandstrategy.cataclysm.engine.game import CataclysmGame
+    """The state as a Cataclysm game, or ``None`` for another rule set (imported lazily, once: the
+    bot's look-ahead asks at every step, and an import statement costs more than the test)."""
+    if not _GAME_CLASS:
+        from grandstrategy.cataclysm.engine.game import CataclysmGame
 
-    return state if isinstance(state, CataclysmGame) else None
+        _GAME_CLASS.append(CataclysmGame)
+    return state if isinstance(state, _GAME_CLASS[0]) else None
+
+
+_GAME_CLASS: list[type[CataclysmGame]] = []
+"""``CataclysmGame`` once :func:`as_cataclysm` has imported it (the CLI starts without the engine)."""
 
 
 def _hook(state: GameState, name: str) -> Any:
@@ -271,29 +281,26 @@ def cataclysm_value(game: CataclysmGame, ideology: str) -> float:
     offensives in play (actions to come) and failed-action cubes (LR 5.4). Own powers count in
     full, opponents' standing counts against at a lower weight. A finished game is worth ±40.
     """
-    from grandstrategy.cataclysm.module.schema import Ideology
-    from grandstrategy.cataclysm.rules.control import ideology_scores, winner
-
     state, module = game.state, game.module
+    facts, stability_value, ideologies, (ideology_scores, winner) = _value_tables(module)
+    own = ideologies[ideology]
     raw = ideology_scores(module, state)
-    mine = raw.get(Ideology(ideology), 0)
-    others = sorted((score for ideo, score in raw.items() if ideo.value != ideology), reverse=True)
+    mine = raw.get(own, 0)
+    others = sorted((score for ideo, score in raw.items() if ideo is not own), reverse=True)
     value = 2.0 * mine - 1.2 * (others[0] if others else 0) - 0.4 * sum(others[1:])
     if state.result is not None:
         value += 40.0 if state.result.get("winner") == ideology else -40.0
-    elif winner(raw).value == ideology:
+    elif winner(raw) is own:
         value += 1.5
-    facts, stability_value = _value_tables(module)
     for power, line in state.powers.items():
-        side, flags, offensives, cards = facts[power]
+        side, flags, offensives, effect = facts[power]
         if not line.active:
             strength = -8.0
         else:
-            card = cards[line.commitment]
-            effective = max(1, card.effectiveness - 1) if line.effectiveness_reduced else card.effectiveness
+            full, reduced = effect[line.commitment]
             strength = (
                 stability_value[line.stability]
-                + 0.3 * effective
+                + 0.3 * (reduced if line.effectiveness_reduced else full)
                 + 0.6 * (flags - line.available_flags)
                 + 0.1 * (offensives - line.available_offensives)
                 + 0.1 * sum(line.failed_actions.values())
@@ -302,25 +309,48 @@ def cataclysm_value(game: CataclysmGame, ideology: str) -> float:
     return value
 
 
-_VALUE_TABLES: dict[int, tuple[Any, tuple[dict[str, tuple[str, int, int, Any]], dict[Any, float]]]] = {}
+_Scoring = tuple[
+    Callable[["Module", "CataclysmState"], dict["Ideology", int]],
+    Callable[[Mapping["Ideology", int]], "Ideology"],
+]
+_ValueTables = tuple[
+    dict[str, tuple[str, int, int, dict[Any, tuple[int, int]]]],
+    dict[Any, float],
+    dict[str, "Ideology"],
+    _Scoring,
+]
+
+_VALUE_TABLES: dict[int, tuple[Any, _ValueTables]] = {}
 """:func:`_value_tables` by module (its id, with the module held so the id is not reused)."""
 
 
-def _value_tables(module: Any) -> tuple[dict[str, tuple[str, int, int, Any]], dict[Any, float]]:
+def _value_tables(module: Any) -> _ValueTables:
     """What :func:`cataclysm_value` reads of the module, per power: its ideology's name, its flags
-    and offensives, its status cards; and the value of each stability level. Worked out once."""
+    and offensives, and its effectiveness at each commitment as printed and when reduced (LR 5.3:
+    one less, never below 1); the value of each stability level; each ideology by name; and the
+    scoring functions (imported here once, not at every call). Worked out once."""
     hit = _VALUE_TABLES.get(id(module))
     if hit is not None and hit[0] is module:
         return hit[1]
-    from grandstrategy.cataclysm.module.schema import Stability
+    from grandstrategy.cataclysm.module.schema import Ideology, Stability
+    from grandstrategy.cataclysm.rules.control import ideology_scores, winner
 
     facts = {
-        power: (spec.ideology.value, spec.counters.flags, spec.counters.offensives, spec.status_card)
+        power: (
+            spec.ideology.value,
+            spec.counters.flags,
+            spec.counters.offensives,
+            {
+                commitment: (card.effectiveness, max(1, card.effectiveness - 1))
+                for commitment, card in spec.status_card.items()
+            },
+        )
         for power, spec in module.powers.items()
     }
     stability = {level: _STABILITY_VALUE.get(level.value, -1.0) for level in Stability}
-    _VALUE_TABLES[id(module)] = (module, (facts, stability))
-    return facts, stability
+    tables = (facts, stability, {member.value: member for member in Ideology}, (ideology_scores, winner))
+    _VALUE_TABLES[id(module)] = (module, tables)
+    return tables
 
 
 def position_value(state: GameState, seat: str) -> float:
@@ -344,10 +374,16 @@ def check_chain(state: GameState) -> tuple[list[int], int, int] | None:
     game = as_cataclysm(state)
     if game is None:
         return None
-    from grandstrategy.cataclysm.chances import pending_check
+    if not _PENDING_CHECK:
+        from grandstrategy.cataclysm.chances import pending_check
 
-    check = pending_check(game)
+        _PENDING_CHECK.append(pending_check)
+    check = _PENDING_CHECK[0](game)
     return None if check is None else (list(check.dice), check.left, check.modifier)
+
+
+_PENDING_CHECK: list[Callable[[CataclysmGame], PendingCheck | None]] = []
+"""``chances.pending_check`` once :func:`check_chain` has imported it."""
 
 
 # ---- chances before the dice -------------------------------------------------------------------------

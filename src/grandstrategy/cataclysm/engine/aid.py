@@ -20,7 +20,7 @@ def give_back(game: CataclysmGame, aid: list[str]) -> None:
     """Return aid or Influence markers to their powers' available boxes (LR 11.2)."""
     for power in aid:
         if is_active(game, power):
-            game.state.powers[power].available_offensives += 1
+            game.state.line_to_change(power).available_offensives += 1
 
 
 def area_name(game: CataclysmGame, area_id: str) -> str:

@@ -126,7 +126,7 @@ def _alliance_check(game: CataclysmGame, current: Step) -> None:
     il_duce = {power: current.get("extra_dice", 0)}  # an Il Duce flag adds one (LR 6.1 design note)
     played: list[Step] = []
     for partner in partners:  # the partners' reserved flags are played with the attempt
-        line = state.powers[partner]
+        line = state.line_to_change(partner)
         assert line.reserve is not None
         _, _, detail = parse_counter(line.reserve)
         il_duce[partner] = 1 if detail == "il-duce" and "il-duce" in state.markers else 0  # LR 12.1.2

@@ -300,7 +300,7 @@ def _founding_aid_answer(game: CataclysmGame, current: Step) -> None:
     if current["choice"] == "none":
         return
     power, area_id = current["power"], current["area"]
-    game.state.powers[power].available_offensives -= 1
+    game.state.line_to_change(power).available_offensives -= 1
     game.state.civil_wars[area_id][current["choice"]].append(power)
     game.note(f"{power} places aid for the {current['choice']} in {area_name(game, area_id)}")
 
@@ -350,7 +350,7 @@ def _intervene(game: CataclysmGame, current: Step) -> None:
         and not at_war(state, other, power)
         and has_interest(module, state, other, area_id)
     ]
-    state.powers[power].available_offensives -= 1
+    state.line_to_change(power).available_offensives -= 1
     if side in SIDES:
         state.civil_wars[area_id][side].append(power)
     else:

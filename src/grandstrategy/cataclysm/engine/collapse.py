@@ -94,7 +94,7 @@ def _collapse_procedure(game: CataclysmGame, power: str) -> None:
     """LR 5.5.3 in order: steps 2-5 at once, then the enemies' flags (1), the allies' tests (6), and
     the armistice (7) or exhaustion (8); allies that collapse are resolved after all that."""
     state = game.state
-    line = state.powers[power]
+    line = state.line_to_change(power)
     steps = [flag_step(enemy, f"{power} collapses") for enemy in _enemies(game, power)]
     game.stack = [s for s in game.stack if not (s["do"] == "stability-test" and s.get("power") == power)]
     line.stability = Stability.WAVERING
@@ -125,7 +125,7 @@ def _collapse_commitment(game: CataclysmGame, current: Step) -> None:
         enemies = [e for e in power_order(game, decreasing=False) if at_war(state, power, e)]
         game.push("armistice-offer", power=power, enemies=enemies, accepted=[])
     elif line.commitment in (Commitment.MOBILIZATION, Commitment.TOTAL_WAR):
-        line.commitment = Commitment.EXHAUSTION
+        state.line_to_change(power).commitment = Commitment.EXHAUSTION
         game.note(f"{power} falls to exhaustion")
         game.push("force-pool-cut", power=power)
 
@@ -231,7 +231,7 @@ def _surrender_remove(game: CataclysmGame, current: Step) -> None:
     sweep(game)  # units relying on its bases or areas may have to leave (LR 7.1.2)
     state, module = game.state, game.module
     power = current["power"]
-    line = state.powers[power]
+    line = state.line_to_change(power)
     for ideology, members in list(state.alliances.items()):
         if power in members:
             members.remove(power)
@@ -481,7 +481,7 @@ def _force_pool_counter(counter: str, power: str) -> bool:
 @step("force-pool-cut-answer")
 def _force_pool_cut_answer(game: CataclysmGame, current: Step) -> None:
     power, choice = current["power"], current["choice"]
-    line = game.state.powers[power]
+    line = game.state.line_to_change(power)
     if choice.startswith("unbuilt "):
         line.force_pool[choice.removeprefix("unbuilt ")] -= 1
     elif choice.startswith("holding "):

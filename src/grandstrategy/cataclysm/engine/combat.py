@@ -446,7 +446,7 @@ def destroy_token(game: CataclysmGame, token: str, *, flip: bool = False) -> Non
         return
     state.units.remove(unit)
     key = module.unit_types[unit.type].counter
-    line = state.powers[unit.power]
+    line = state.line_to_change(unit.power)
     line.force_pool[key] = line.force_pool.get(key, 0) + 1
     game.note(f"{unit.power}'s {unit.type} in {module.area(unit.area).name} is destroyed")
 

@@ -174,6 +174,7 @@ def _gain_flag(game: CataclysmGame, current: Step) -> None:
     if line.available_flags == 0:
         game.note(f"{power} would gain a flag ({current['reason']}) but has none available")
         return
+    line = game.state.line_to_change(power)
     line.available_flags -= 1
     counter = f"flag:{power}"
     if game.state.phase == "administration":
@@ -201,7 +202,7 @@ def _place_counter(game: CataclysmGame, current: Step) -> None:
 
 def to_reserve(game: CataclysmGame, power: str, counter: str) -> None:
     """Put a counter in reserve; the counter it replaces is rejected (LR 3.4)."""
-    line = game.state.powers[power]
+    line = game.state.line_to_change(power)
     if line.reserve is not None:
         return_to_card(game, line.reserve)
     line.reserve = counter
@@ -212,7 +213,7 @@ def return_to_card(game: CataclysmGame, counter: str) -> None:
     kind, power, detail = parse_counter(counter)
     if power is None or power not in game.state.powers:
         return
-    line = game.state.powers[power]
+    line = game.state.line_to_change(power)
     if kind == "flag":
         line.available_flags += 1
     elif kind in ("offensive", "resource"):
@@ -350,7 +351,7 @@ def construct(game: CataclysmGame, power: str, choice: str) -> tuple[str, int, b
 
 def take_built(game: CataclysmGame, power: str, item: str) -> str:
     """Take a built counter out of the force pool; return its notation (``unit:...``/``upgrade:...``)."""
-    line = game.state.powers[power]
+    line = game.state.line_to_change(power)
     if item.startswith("upgrade:"):
         line.force_pool[item] -= 1
         return f"upgrade:{power}:{item.removeprefix('upgrade:')}"

@@ -101,6 +101,7 @@ def _play_counter(game: CataclysmGame, current: Step) -> None:
         if line.commitment is Commitment.CIVILIAN and current["source"] == "cup":
             assert line.reserve is not None
             game.push("return-counter", counter=line.reserve)
+            line = game.state.line_to_change(power)
             line.reserve = None
             count = 2
         actions = military_actions(
@@ -214,7 +215,7 @@ def _upgrade_unit(game: CataclysmGame, current: Step) -> None:
     assert upgraded is not None
     unit = game.state.unit_to_change(unit)  # units are copied on write
     unit.type = upgraded
-    line = game.state.powers[current["power"]]
+    line = game.state.line_to_change(current["power"])
     key = f"upgrade:{current['marker']}"
     line.force_pool[key] = line.force_pool.get(key, 0) + 1  # the marker goes back to the force pool
     game.note(f"{current['power']} upgrades its unit in {unit.area} to a {upgraded}")

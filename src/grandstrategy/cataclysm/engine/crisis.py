@@ -244,6 +244,7 @@ def _political_crisis(game: CataclysmGame, current: Step) -> None:
     if line is None or not line.active:
         game.note("the power is not in play: no effect")
         return
+    line = game.state.line_to_change(current["params"]["power"])
     line.effectiveness_reduced = True
     game.note(f"{current['params']['power']} effectiveness reduced until the end of the turn")
 
@@ -345,11 +346,13 @@ def _double(game: CataclysmGame, current: Step) -> None:
 
 @step("event-labor-strikes")
 def _labor_strikes(game: CataclysmGame, current: Step) -> None:
-    line = game.state.powers.get(current["params"]["power"])
-    if line is not None and line.reserve is not None:
-        return_to_card(game, line.reserve)
-        game.note(f"{current['params']['power']} loses its reserved {line.reserve}")
-        line.reserve = None
+    power = current["params"]["power"]
+    line = game.state.powers.get(power)
+    reserved = line.reserve if line is not None else None
+    if reserved is not None:
+        return_to_card(game, reserved)
+        game.note(f"{power} loses its reserved {reserved}")
+        game.state.line_to_change(power).reserve = None
 
 
 def _weary(game: CataclysmGame, ideology: str) -> list[str]:

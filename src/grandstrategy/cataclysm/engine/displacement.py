@@ -215,7 +215,7 @@ def _destroy(game: CataclysmGame, unit: Unit, *, why: str = "may not stay") -> N
     state = game.state
     state.units.remove(unit)
     key = game.module.unit_types[unit.type].counter
-    line = state.powers[unit.power]
+    line = state.line_to_change(unit.power)
     line.force_pool[key] = line.force_pool.get(key, 0) + 1
     game.note(f"{unit.power}'s {unit.type} {why} in {game.module.area(unit.area).name}: destroyed")
 

@@ -103,6 +103,31 @@ class CataclysmGame(GameState):
         }
         self._outcomes = (pending, exact)
 
+    def chance_weighted(
+        self, kind: str, label: str, weights: Sequence[tuple[str, int]], then: str, /, **context: Any
+    ) -> None:
+        """:meth:`chance` with whole-number weights: each outcome's probability is its weight over
+        their sum. The same request as ``chance`` with those fractions; the fractions and their
+        text are worked out once per set of weights (a die, the cup's makeup), since a look-ahead
+        meets the same ones over and over."""
+        key = tuple(weights)
+        made = _WEIGHTED.get(key)
+        if made is None:
+            total = sum(weight for _, weight in key)
+            exact = tuple((name, Fraction(weight, total)) for name, weight in key)
+            if len(_WEIGHTED) >= _WEIGHTED_KEPT:
+                _WEIGHTED.clear()
+            made = _WEIGHTED[key] = (exact, tuple((name, str(p)) for name, p in exact))
+        exact, texts = made
+        self.pending = pending = {
+            "type": "chance",
+            "kind": kind,
+            "label": label,
+            "outcomes": [[name, text] for name, text in texts],
+            "then": {"do": then, **context},
+        }
+        self._outcomes = (pending, exact)
+
     def roll(self, count: int, label: str, then: str, /, **context: Any) -> None:
         """Roll ``count`` dice one at a time; the faces come back as ``dice`` in step ``then``."""
         self.push("roll-die", left=count, dice=[], label=label, then={"do": then, **context})
@@ -199,7 +224,11 @@ class CataclysmGame(GameState):
         return self._copy_game(share_units=True)
 
     def _copy_game(self, *, share_units: bool) -> CataclysmGame:
-        pending = _copy(self.pending) if self.pending is not None else None
+        pending = self.pending
+        if pending is not None:
+            # a fork shares the request's option and outcome lists, which nothing changes (a
+            # request is replaced, never edited); its context is copied as the steps are
+            pending = {**pending, "then": _copy(pending["then"])} if share_units else _copy(pending)
         state = self.state.clone(share_units=share_units, keep_log=not share_units)
         game = CataclysmGame(self.module, state, [_copy(step) for step in self.stack], pending)
         stashed = self._outcomes
@@ -247,6 +276,14 @@ def _chance_node(
 _NODES: dict[tuple[str, tuple[tuple[str, str], ...]], ChanceNode] = {}
 _NODES_KEPT = 4096
 
+_WEIGHTED: dict[
+    tuple[tuple[str, int], ...], tuple[tuple[tuple[str, Fraction], ...], tuple[tuple[str, str], ...]]
+] = {}
+""":meth:`CataclysmGame.chance_weighted`'s outcomes, exact and as text, by their weights."""
+_WEIGHTED_KEPT = 4096
+_DIE_WEIGHTS = tuple((face, 1) for face, _ in die_outcomes())
+"""A die as whole-number weights: each face once (the same request as ``die_outcomes()``)."""
+
 
 def _fraction(text: str) -> Fraction:
     """``Fraction(text)`` for the ``"n/d"`` or ``"n"`` that ``str(Fraction)`` writes, without a regex."""
@@ -275,10 +312,10 @@ def _die_step(game: CataclysmGame, current: Step) -> None:
     if current["left"] == 0:
         game.stack.append({**current["then"], "dice": current["dice"]})
         return
-    game.chance(
+    game.chance_weighted(
         "die",
         current["label"],
-        die_outcomes(),
+        _DIE_WEIGHTS,
         "roll-die-face",
         **{k: v for k, v in current.items() if k != "do"},
     )

@@ -20,8 +20,12 @@ A watcher reads only ``game.state`` and, when it acts, says so in the game log (
 the machine uses that to skip the watchers after a step in :data:`PURE_STEPS` when they have
 just run on the same state and found nothing to do (the answer cannot have changed)."""
 
-PURE_STEPS = frozenset({"roll-die", "roll-die-face"})
-"""Steps that change only the machine (the stack and the open request), never ``game.state``."""
+PURE_STEPS = frozenset(
+    {"roll-die", "roll-die-face", "action-window", "interrupt-window", "wnt-offer", "draw"}
+)
+"""Steps that change only the machine (the stack and the open request), never ``game.state``: the
+dice, and the steps before a draw that only ask who interrupts or offer Japan the treaty's end
+(``tests/cataclysm/test_pure_steps.py`` checks the state after each in random games)."""
 
 
 def step(

@@ -196,8 +196,8 @@ def _political_result(game: CataclysmGame, current: Step) -> None:
     if not success:
         return
     state = game.state
-    line = state.powers[power]
     if action == "propaganda":
+        line = state.line_to_change(power)
         line.stability = STABILITY_TRACK[max(0, STABILITY_TRACK.index(line.stability) - 1)]
         game.note(f"{power} stability rises to {line.stability.value}")
     elif action == "pressure":
@@ -222,7 +222,7 @@ def _political_result(game: CataclysmGame, current: Step) -> None:
 def escalate(game: CataclysmGame, power: str) -> None:
     """Move commitment one column right and apply its effects (LR 6.4.1, 6.4.2, 12.2)."""
     state, module = game.state, game.module
-    line = state.powers[power]
+    line = state.line_to_change(power)
     levels = list(Commitment)
     line.commitment = levels[levels.index(line.commitment) + 1]
     line.escalated_this_turn = True
@@ -280,7 +280,7 @@ def _escalation_limited_answer(game: CataclysmGame, current: Step) -> None:
 def _escalation_offensives(game: CataclysmGame, current: Step) -> None:
     """One offensive per industrial resource the power can trace to, into the cup (LR 6.4.2)."""
     power, left = current["power"], current["left"]
-    line = game.state.powers[power]
+    line = game.state.line_to_change(power)
     granted = min(left, line.available_offensives)
     line.available_offensives -= granted
     game.note(f"{power} gains {granted} escalation offensive(s)")
@@ -336,7 +336,7 @@ def _top_up(game: CataclysmGame, current: Step) -> None:
 @step("top-up-answer")
 def _top_up_answer(game: CataclysmGame, current: Step) -> None:
     key = current["choice"].removeprefix("add ")
-    line = game.state.powers[current["power"]]
+    line = game.state.line_to_change(current["power"])
     line.force_pool[key] = line.force_pool.get(key, 0) + 1
     game.push("top-up-force-pool", power=current["power"])
 

@@ -28,7 +28,7 @@ def posture_penalty(game: CataclysmGame, power: str, action: str) -> int:
 
 
 def change_posture(game: CataclysmGame, power: str, posture: str) -> None:
-    line = game.state.powers[power]
+    line = game.state.line_to_change(power)
     line.posture = posture
     line.posture_changed = True
     game.note(f"{power} changes posture to {posture}")

@@ -39,7 +39,7 @@ def _administration(game: CataclysmGame, current: Step) -> None:
             if power is None or state.powers[power].active:
                 state.cup.append(counter)
         elif power is not None and state.powers[power].active:
-            state.powers[power].holding_box.append(counter)
+            state.line_to_change(power).holding_box.append(counter)
     steps: list[Step] = []
     for power, line in state.powers.items():
         if line.active:
@@ -54,7 +54,7 @@ def _administration(game: CataclysmGame, current: Step) -> None:
 
 
 def _take_flags(game: CataclysmGame, power: str, count: int) -> None:
-    line = game.state.powers[power]
+    line = game.state.line_to_change(power)
     taken = min(count, line.available_flags)
     line.available_flags -= taken
     line.holding_box.extend([f"flag:{power}"] * taken)
@@ -105,7 +105,7 @@ def il_duce_in_play(game: CataclysmGame) -> bool:
 
 @step("il-duce-flag")
 def _il_duce_flag(game: CataclysmGame, current: Step) -> None:
-    line = game.state.powers[current["power"]]
+    line = game.state.line_to_change(current["power"])
     line.available_flags -= 1
     line.holding_box.append("flag:italy:il-duce" if current["choice"] == "il-duce flag" else "flag:italy")
 
@@ -186,6 +186,7 @@ def _receive(game: CataclysmGame, power: str, what: str) -> bool:
     if not reached or line.available_offensives == 0:
         game.note(f"{what}: the shipment cannot reach {power}")
         return False
+    line = state.line_to_change(power)
     line.available_offensives -= 1
     line.holding_box.append(f"resource:{power}")
     game.note(f"{what}: {power} receives a resource from the US")
@@ -193,7 +194,7 @@ def _receive(game: CataclysmGame, power: str, what: str) -> bool:
 
 
 def _give(game: CataclysmGame) -> None:
-    us = game.state.powers["united-states"]
+    us = game.state.line_to_change("united-states")
     us.holding_box.remove("resource:united-states")
     us.available_offensives += 1
 
@@ -326,10 +327,10 @@ def _lend_lease_answer(game: CataclysmGame, current: Step) -> None:
 @step("convert")
 def _convert(game: CataclysmGame, current: Step) -> None:
     power = current["power"]
-    line = game.state.powers[power]
     if current["choice"] == UNCONVERTED:
         game.push("conversion", power=power, industrial=current["industrial"], unconverted=1)
         return
+    line = game.state.line_to_change(power)
     offensives = int(current["choice"].split()[1])
     kept = current["resources"] - offensives
     converted = current["resources"]  # the markers left unconverted stay in the box (LR 3.2.4)
@@ -374,7 +375,7 @@ def _construct_answer(game: CataclysmGame, current: Step) -> None:
         game.push("construct", power=power, builds=current["builds"] - 1, industrial=current["industrial"])
         return
     state = game.state
-    line = state.powers[power]
+    line = state.line_to_change(power)
     counter, cost, next_turn = construct(game, power, current["choice"])  # LR 4.6, 12.1.2, 12.2.1
     if next_turn:
         state.turn_track.setdefault(state.turn + 2, []).append(counter)
@@ -386,7 +387,7 @@ def _construct_answer(game: CataclysmGame, current: Step) -> None:
 @step("war-offensives")
 def _war_offensives(game: CataclysmGame, current: Step) -> None:
     power = current["power"]
-    line = game.state.powers[power]
+    line = game.state.line_to_change(power)
     gained = min(war_offensives(game.state, power, current["industrial"]), line.available_offensives)
     line.available_offensives -= gained
     line.holding_box.extend([f"offensive:{power}"] * gained)
@@ -423,7 +424,7 @@ def _final_disposition(game: CataclysmGame, current: Step) -> None:
 @step("disposition-answer")
 def _disposition_answer(game: CataclysmGame, current: Step) -> None:
     power = current["power"]
-    line = game.state.powers[power]
+    line = game.state.line_to_change(power)
     if current["choice"] != "none":
         counter = current["choice"].removeprefix("keep ")
         line.holding_box.remove(counter)
@@ -435,7 +436,7 @@ def _disposition_answer(game: CataclysmGame, current: Step) -> None:
 def _to_cup(game: CataclysmGame, current: Step) -> None:
     """The holding box empties into the cup, except resources: those not converted or reserved go
     back to the available markers (LR 3.2.4)."""
-    line = game.state.powers[current["power"]]
+    line = game.state.line_to_change(current["power"])
     for counter in line.holding_box:
         if parse_counter(counter)[0] == "resource":
             return_to_card(game, counter)

@@ -7,7 +7,6 @@ A scenario starts with the action phase of its first turn: its cup and reserves 
 from __future__ import annotations
 
 from collections import Counter
-from fractions import Fraction
 
 from grandstrategy.cataclysm.engine import (  # noqa: F401  (register steps)
     aftermath,
@@ -161,7 +160,7 @@ def _interrupt_preempt_answer(game: CataclysmGame, current: Step) -> None:
 
 @step("play-reserve")
 def _play_reserve(game: CataclysmGame, current: Step) -> None:
-    line = game.state.powers[current["power"]]
+    line = game.state.line_to_change(current["power"])
     counter = line.reserve
     assert counter is not None
     line.reserve = None
@@ -177,11 +176,7 @@ def _draw(game: CataclysmGame, current: Step) -> None:
     if not cup:
         game.push("end-phase")
         return
-    counts = Counter(cup)
-    total = len(cup)
-    game.chance(
-        "draw", "action cup", [(name, Fraction(n, total)) for name, n in sorted(counts.items())], "drawn"
-    )
+    game.chance_weighted("draw", "action cup", sorted(Counter(cup).items()), "drawn")
 
 
 @step("drawn")
@@ -319,7 +314,7 @@ def _end_phase_holding(game: CataclysmGame, current: Step) -> None:
     for counter in left:
         power = counter_power(counter)
         if power is not None and power in state.powers:
-            state.powers[power].holding_box.append(counter)
+            state.line_to_change(power).holding_box.append(counter)
         else:
             next_turn_box(game, counter)
 
@@ -370,7 +365,8 @@ def _armistice_window_answer(game: CataclysmGame, current: Step) -> None:
 @step("end-phase-finish")
 def _end_phase_finish(game: CataclysmGame, current: Step) -> None:
     state = game.state
-    for line in state.powers.values():
+    for power in list(state.powers):
+        line = state.line_to_change(power)
         if line.reserve is not None:
             line.holding_box.append(line.reserve)
             line.reserve = None

@@ -21,7 +21,7 @@ from grandstrategy.cataclysm.module.schema import (
 from grandstrategy.cataclysm.module.world import area_controller, score
 from grandstrategy.cataclysm.rules.aid import aid_interests
 from grandstrategy.cataclysm.rules.frozen import memo_of
-from grandstrategy.cataclysm.rules.recall import Recall
+from grandstrategy.cataclysm.rules.recall import Recall, sharing_cubes
 from grandstrategy.cataclysm.rules.special import denied_areas
 from grandstrategy.cataclysm.state import CataclysmState
 
@@ -142,7 +142,7 @@ def _interest_fields(state: CataclysmState) -> tuple[object, ...]:
     )
 
 
-_INTERESTS = Recall(_interest_fields)
+_INTERESTS = Recall(_interest_fields, copy=sharing_cubes(1))
 """Each power's interests, by the contents of the fields they read (see :mod:`.recall`)."""
 
 
@@ -326,7 +326,7 @@ def _ideology_scores(module: Module, state: CataclysmState) -> dict[Ideology, in
     return scores
 
 
-_SCORES = Recall(lambda state: (state.cubes, list(state.powers)))
+_SCORES = Recall(lambda state: (state.cubes, list(state.powers)), copy=sharing_cubes(0))
 """Each ideology's score by the cubes and the powers in the game (see :mod:`.recall`)."""
 
 

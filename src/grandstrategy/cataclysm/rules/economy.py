@@ -99,7 +99,7 @@ def collect(module: Module, state: CataclysmState, power: str) -> tuple[int, int
     lost. A limited marker leaves play only when collected (LR 4.4): printed resources are taken
     first, so when markers run short the limited markers left over stay on the map for a later turn.
     """
-    line = state.powers[power]
+    line = state.line_to_change(power)
     resources = industrial = 0
     found = collectable(module, state, power)
     for item in [c for c in found if c.limited_marker is None] + [c for c in found if c.limited_marker]:

@@ -15,7 +15,7 @@ from typing import Literal
 from grandstrategy.cataclysm.module import Module
 from grandstrategy.cataclysm.module.scenario_checks import occupation_limits
 from grandstrategy.cataclysm.module.schema import AreaStatus, AreaType, BaseKind, SpecialBase
-from grandstrategy.cataclysm.rules.recall import Recall
+from grandstrategy.cataclysm.rules.recall import Recall, sharing_cubes
 from grandstrategy.cataclysm.state import CataclysmState, Unit
 
 UNLIMITED = 99
@@ -266,7 +266,7 @@ def _position_fields(state: CataclysmState) -> tuple[object, ...]:
     )
 
 
-_POSITIONS = Recall(_position_fields, size=_POSITIONS_KEPT)
+_POSITIONS = Recall(_position_fields, size=_POSITIONS_KEPT, copy=sharing_cubes(1))
 """The positions of the last few distinct :func:`position_key` values (see :mod:`.recall`)."""
 
 

@@ -71,12 +71,12 @@ def record_result(
     alliance attempt it shared (LR 5.4 L1159); ``partners`` names them on such a failure (none for
     a power joining an existing alliance, whose cubes are its own, LR 6.1.1).
     """
-    line = state.powers[power]
+    line = state.line_to_change(power)  # copy on write (CataclysmState.clone)
     boxes = line.failed_actions
     if action != "alliance":
         for partner in line.alliance_partners:
             if partner in state.powers:
-                state.powers[partner].failed_actions.pop("alliance", None)
+                state.line_to_change(partner).failed_actions.pop("alliance", None)
                 _forget_alliance_cubes(state, partner)
     same_type = action != "special" or line.failed_special in (None, special)
     kept = 0
@@ -95,7 +95,7 @@ def record_result(
 
 def clear_failed_actions(state: CataclysmState, power: str) -> None:
     """Remove all the power's cubes from the failed political action boxes (LR 5.5.3 step 4)."""
-    line = state.powers[power]
+    line = state.line_to_change(power)
     line.failed_actions.clear()
     line.failed_special = None
     _forget_alliance_cubes(state, power)
@@ -103,9 +103,11 @@ def clear_failed_actions(state: CataclysmState, power: str) -> None:
 
 def _forget_alliance_cubes(state: CataclysmState, power: str) -> None:
     """The power has no alliance cubes left: it is nobody's partner in a failed attempt any more."""
-    state.powers[power].alliance_partners = []
-    for line in state.powers.values():
-        if power in line.alliance_partners:
+    if state.powers[power].alliance_partners:
+        state.line_to_change(power).alliance_partners = []
+    for other in list(state.powers):
+        if power in state.powers[other].alliance_partners:
+            line = state.line_to_change(other)
             line.alliance_partners = [p for p in line.alliance_partners if p != power]
 
 
@@ -188,7 +190,7 @@ def lower_stability(state: CataclysmState, power: str) -> bool:
     index = STABILITY_TRACK.index(line.stability)
     if index + 1 == len(STABILITY_TRACK):
         return True
-    line.stability = STABILITY_TRACK[index + 1]
+    state.line_to_change(power).stability = STABILITY_TRACK[index + 1]
     return False
 
 

@@ -38,16 +38,37 @@ def _copy(value: Any) -> Any:
     return value
 
 
+def sharing_cubes(index: int) -> Callable[[Fields], Fields]:
+    """How a :class:`Recall` whose field ``index`` is ``state.cubes`` copies its fields: that
+    dict shallowly, sharing each area's holders, which no code changes in place (a change puts a
+    new dict in the area's place, see :class:`CataclysmState`); the others in full. A later
+    state's cubes then compare equal area by area by identity, the holders of the areas it did not
+    change being the same objects (copies of a state share them)."""
+
+    def copy_fields(fields: Fields) -> Fields:
+        return tuple(dict(value) if place == index else _copy(value) for place, value in enumerate(fields))
+
+    return copy_fields
+
+
 class Recall:
     """Answers keyed by the contents of some fields of the state, for the last ``size`` contents.
 
     :param fields: the fields the answers depend on, read from the state (live objects: they are
         compared, and copied when a new entry starts).
+    :param copy: how the fields are copied for a new entry (default: in full; see
+        :func:`sharing_cubes`).
     """
 
-    def __init__(self, fields: Callable[[CataclysmState], Fields], size: int = 16) -> None:
+    def __init__(
+        self,
+        fields: Callable[[CataclysmState], Fields],
+        size: int = 16,
+        copy: Callable[[Fields], Fields] | None = None,
+    ) -> None:
         self._fields = fields
         self._size = size
+        self._copy_fields: Callable[[Fields], Fields] = copy if copy is not None else _copy
         self._entries: list[tuple[Module, Fields, dict[Any, Any]]] = []
 
     def answers(self, module: Module, state: CataclysmState) -> dict[Any, Any]:
@@ -60,7 +81,7 @@ class Recall:
                     entries.insert(0, entries.pop(index))  # most recent first
                 return answers
         fresh: dict[Any, Any] = {}
-        entries.insert(0, (module, _copy(now), fresh))
+        entries.insert(0, (module, self._copy_fields(now), fresh))
         del entries[self._size :]
         return fresh
 

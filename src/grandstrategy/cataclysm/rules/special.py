@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from grandstrategy.cataclysm.module import Module
 from grandstrategy.cataclysm.module.schema import MapId
-from grandstrategy.cataclysm.rules.recall import Recall
+from grandstrategy.cataclysm.rules.recall import Recall, sharing_cubes
 from grandstrategy.cataclysm.state import CataclysmState
 
 TSR_IN_PLAY = "trans-siberian-railroad-in-play"
@@ -53,7 +53,7 @@ def _outscored(module: Module, state: CataclysmState) -> bool:
     return balance > 0
 
 
-_STATUS_QUO = Recall(lambda state: (state.cubes, list(state.powers)))
+_STATUS_QUO = Recall(lambda state: (state.cubes, list(state.powers)), copy=sharing_cubes(0))
 """The Status Quo test by the cubes and the powers in the game (a sum: the order does not matter)."""
 
 
