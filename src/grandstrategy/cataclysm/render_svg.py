@@ -13,6 +13,7 @@ from xml.sax.saxutils import escape
 
 from grandstrategy.cataclysm.module.schema import Area, AreaStatus, AreaType, ResourceKind, Scenario
 from grandstrategy.cataclysm.module.world import Module
+from grandstrategy.core.svg import attr, ink, mix, num, text
 
 PANEL_W = 2200.0  # width the map coordinates are scaled to
 PAD = 60.0  # room inside a panel frame around the map coordinates
@@ -41,63 +42,33 @@ _MARK_COLOURS = {
 Shape = tuple[float, float, float, float]  # centre x, centre y, half width, half height
 
 
-def _f(value: float) -> str:
-    """A coordinate with at most one decimal, without a trailing ``.0``."""
-    text = f"{value:.1f}"
-    return text[:-2] if text.endswith(".0") else text
-
-
-def _attr(text: str) -> str:
-    return escape(text, {'"': "&quot;"})
-
-
 def _text_w(text: str, size: float, bold: bool = False) -> float:
     """Rough width of ``text`` in a DejaVu-like sans font."""
     return len(text) * size * (0.68 if bold else 0.61)
 
 
-def _mix(colour: str, amount: float, towards: int = 255) -> str:
-    """``colour`` moved ``amount`` (0..1) of the way to white (255) or black (0)."""
-    rgb = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(c + (towards - c) * amount):02x}" for c in rgb)
-
-
-def _ink(colour: str) -> str:
-    """Black or white text, whichever reads better on ``colour``."""
-    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
-    return "#111111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
-
-
-def _text(x: float, y: float, text: str, size: float, **style: str) -> str:
-    """A ``<text>`` element, centred unless ``text_anchor`` says otherwise; ``_`` in keys become ``-``."""
-    style.setdefault("text_anchor", "middle")
-    extra = "".join(f' {key.replace("_", "-")}="{_attr(value)}"' for key, value in style.items())
-    return f'<text x="{_f(x)}" y="{_f(y)}" font-size="{_f(size)}"{extra}>{escape(text)}</text>'
-
-
 def _line(a: tuple[float, float], b: tuple[float, float], style: str) -> str:
-    return f'<line x1="{_f(a[0])}" y1="{_f(a[1])}" x2="{_f(b[0])}" y2="{_f(b[1])}" {style}/>'
+    return f'<line x1="{num(a[0])}" y1="{num(a[1])}" x2="{num(b[0])}" y2="{num(b[1])}" {style}/>'
 
 
 def _circle(x: float, y: float, letter: str, fill: str) -> str:
     """A circled letter: a map connector."""
-    circle = f'<circle cx="{_f(x)}" cy="{_f(y)}" r="12" fill="{fill}" stroke="#111111" stroke-width="2"/>'
-    return circle + _text(x, y + 5, letter, 14, font_weight="bold")
+    circle = f'<circle cx="{num(x)}" cy="{num(y)}" r="12" fill="{fill}" stroke="#111111" stroke-width="2"/>'
+    return circle + text(x, y + 5, letter, 14, font_weight="bold")
 
 
 def _frame(top: float, height: float, title: str, fill: str) -> str:
     """A framed block across the page, with its title at the top left."""
-    rect = (
-        f'<rect x="{_f(MARGIN)}" y="{_f(top)}" width="{_f(PANEL_W + 2 * PAD)}" height="{_f(height)}" rx="8"'
-    )
+    width = num(PANEL_W + 2 * PAD)
+    rect = f'<rect x="{num(MARGIN)}" y="{num(top)}" width="{width}" height="{num(height)}" rx="8"'
     rect += f' fill="{fill}" stroke="#555555" stroke-width="2"/>'
-    return rect + _text(MARGIN + 16, top + 32, title, 24, font_weight="bold", text_anchor="start")
+    return rect + text(MARGIN + 16, top + 32, title, 24, font_weight="bold", text_anchor="start")
 
 
 def _via(a: tuple[float, float], b: tuple[float, float], style: str) -> str:
     """A line from ``a`` to ``b`` through its midpoint, so that a ``marker-mid`` sits half-way."""
     mid = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
-    points = " L".join(f"{_f(x)},{_f(y)}" for x, y in (a, mid, b))
+    points = " L".join(f"{num(x)},{num(y)}" for x, y in (a, mid, b))
     return f'<path d="M{points}" fill="none" {style}/>'
 
 
@@ -140,9 +111,9 @@ def _chip(x: float, y: float, label: str, colour: str, bold: bool = False) -> st
     half = _text_w(label, MARK_PT, bold) / 2 + 5
     weight = "bold" if bold else "normal"
     return (
-        f'<rect x="{_f(x - half)}" y="{_f(y - 8)}" width="{_f(2 * half)}" height="16" rx="4"'
+        f'<rect x="{num(x - half)}" y="{num(y - 8)}" width="{num(2 * half)}" height="16" rx="4"'
         f' fill="{colour}" stroke="#222222" stroke-width="1"/>'
-        + _text(x, y + 4, label, MARK_PT, fill=_ink(colour), font_weight=weight)
+        + text(x, y + 4, label, MARK_PT, fill=ink(colour), font_weight=weight)
     )
 
 
@@ -199,7 +170,7 @@ class _Panel:
         if self.scenario is not None:
             self._units(self.scenario)
         title = self.module.maps[self.map_id].title
-        frame = f'<g id="map-{_attr(self.map_id)}">' + _frame(self.top, self.height, title, "#fbfaf5")
+        frame = f'<g id="map-{attr(self.map_id)}">' + _frame(self.top, self.height, title, "#fbfaf5")
         body = "\n".join(part for layer in self.layers.values() for part in layer)
         return f"{frame}\n{body}\n</g>"
 
@@ -226,7 +197,7 @@ class _Panel:
                     lines.append(_via(a, b, STRAIT))
                 elif edge.kind == "air":
                     lines.append(_line(a, b, AIR))
-                    lines.append(_text(mid[0], mid[1] + 7, "✈", 20, fill="#1e64c8"))
+                    lines.append(text(mid[0], mid[1] + 7, "✈", 20, fill="#1e64c8"))
                 else:  # offmap: white arrow towards the off-map area
                     if area.off_map and not target.off_map:
                         a, b = b, a
@@ -243,7 +214,7 @@ class _Panel:
         nx, ny = -(by - ay) / length * 16, (bx - ax) / length * 16
         self.layers["marks"].append(
             _line((mx - nx, my - ny), (mx + nx, my + ny), 'stroke="#d50000" stroke-width="5"')
-            + _text(mx, my + 7, "✕", 20, fill="#d50000", font_weight="bold")
+            + text(mx, my + 7, "✕", 20, fill="#d50000", font_weight="bold")
         )
 
     def _connector(self, area: Area, target: str, label: str, modes: frozenset[str]) -> None:
@@ -266,20 +237,20 @@ class _Panel:
         if area.type is AreaType.SEA:
             dash = ' stroke-dasharray="8 5"' if area.off_map else ""
             shape(
-                f'<ellipse id="area-{area.id}" data-area="{_attr(area.id)}"'
-                f' cx="{_f(x)}" cy="{_f(y)}" rx="{_f(hw)}" ry="{_f(hh)}"'
+                f'<ellipse id="area-{area.id}" data-area="{attr(area.id)}"'
+                f' cx="{num(x)}" cy="{num(y)}" rx="{num(hw)}" ry="{num(hh)}"'
                 f' fill="{SEA_FILL}" stroke="{SEA_LINE}" stroke-width="2"{dash}>{tip}</ellipse>'
             )
             name_y = y + 5 - 9 * len(area.bases)
-            name(_text(x, name_y, area.name, NAME_PT, fill=SEA_INK, font_style="italic", font_weight="bold"))
+            name(text(x, name_y, area.name, NAME_PT, fill=SEA_INK, font_style="italic", font_weight="bold"))
             for index, base in enumerate(area.bases):
                 self._base(x, name_y + 16 + 17 * index, base.kind.value, base.name or "", base.owner)
             if area.wnt_zone:
-                mark(_text(x + hw - 4, y - hh + 6, "W", MARK_PT, fill=_MARK_COLOURS["W"]))
+                mark(text(x + hw - 4, y - hh + 6, "W", MARK_PT, fill=_MARK_COLOURS["W"]))
             self.below[area.id] = y + hh + 10
             return
         if controller is not None:
-            fill = _mix(self.module.powers[controller].colour, 0.55)
+            fill = mix(self.module.powers[controller].colour, 0.55)
         else:
             fill = CHINESE_FILL if area.chinese else COUNTRY_FILL
         if area.type is AreaType.MIXED:
@@ -289,22 +260,22 @@ class _Panel:
             )
             fill = f"url(#mixed-{area.id})"
         if area.owner is not None:
-            style = f'stroke="{_mix(self.module.powers[area.owner].colour, 0.35, 0)}" stroke-width="2.5"'
+            style = f'stroke="{mix(self.module.powers[area.owner].colour, 0.35, 0)}" stroke-width="2.5"'
             style += ' stroke-dasharray="7 4"' if area.status is AreaStatus.COLONY else ""
         else:
             style = 'stroke="#8a8a8a" stroke-width="1.2"'
         shape(
-            f'<rect id="area-{area.id}" data-area="{_attr(area.id)}"'
-            f' x="{_f(x - hw)}" y="{_f(y - hh)}" width="{_f(2 * hw)}"'
-            f' height="{_f(2 * hh)}" rx="8" fill="{fill}" {style}>{tip}</rect>'
+            f'<rect id="area-{area.id}" data-area="{attr(area.id)}"'
+            f' x="{num(x - hw)}" y="{num(y - hh)}" width="{num(2 * hw)}"'
+            f' height="{num(2 * hh)}" rx="8" fill="{fill}" {style}>{tip}</rect>'
         )
         marks = _badges(area)
         weight = "bold" if area.capital else "normal"
         label = self._label(area)
-        name(_text(x, y - 3 if marks else y + 5, label, NAME_PT, fill="#111111", font_weight=weight))
+        name(text(x, y - 3 if marks else y + 5, label, NAME_PT, fill="#111111", font_weight=weight))
         if marks:
             mark(
-                f'<text x="{_f(x)}" y="{_f(y + 13)}" font-size="{_f(MARK_PT)}" font-weight="bold"'
+                f'<text x="{num(x)}" y="{num(y + 13)}" font-size="{num(MARK_PT)}" font-weight="bold"'
                 f' text-anchor="middle">{_marks_text(marks)}</text>'
             )
         self.below[area.id] = y + hh + 10
@@ -325,7 +296,7 @@ class _Panel:
         for index, power in enumerate(cubes):
             colour = self.module.powers[power].colour if power in self.module.powers else "#ffffff"
             self.layers["chips"].append(
-                f'<rect x="{_f(right - 14 - 12 * index)}" y="{_f(top - 5)}" width="10" height="10"'
+                f'<rect x="{num(right - 14 - 12 * index)}" y="{num(top - 5)}" width="10" height="10"'
                 f' fill="{colour}" stroke="#111111"><title>{escape(power)} cube</title></rect>'
             )
 
@@ -345,7 +316,7 @@ class _Panel:
             for (power, kind, label), width in zip(labels, widths, strict=True):
                 colour = self.module.powers[power].colour
                 chip = _chip(left + width / 2, self.below[area_id], label, colour, True)
-                data = f'data-area="{area_id}" data-power="{_attr(power)}" data-type="{_attr(kind)}"'
+                data = f'data-area="{area_id}" data-power="{attr(power)}" data-type="{attr(kind)}"'
                 self.layers["chips"].append(f'<g class="unit" {data}>{chip}</g>')
                 left += width + 3
 
@@ -354,7 +325,7 @@ def _legend(module: Module, top: float) -> tuple[str, float]:
     """The legend block: power colours, area styles, connection kinds, marks and unit chips."""
     box = '<rect x="-26" y="-11" width="52" height="22" rx="6" '
     entries = [
-        (box + f'fill="{_mix(p.colour, 0.55)}" stroke="{p.colour}" stroke-width="2.5"/>', p.name)
+        (box + f'fill="{mix(p.colour, 0.55)}" stroke="{p.colour}" stroke-width="2.5"/>', p.name)
         for p in module.powers.values()
     ]
     line = (-26.0, 0.0), (26.0, 0.0)
@@ -365,13 +336,13 @@ def _legend(module: Module, top: float) -> tuple[str, float]:
         (box + f'fill="{CHINESE_FILL}" stroke="#8a8a8a"/>', "uncontrolled Chinese area"),
         (f'<ellipse rx="28" ry="12" fill="{SEA_FILL}" stroke="{SEA_LINE}" stroke-width="2"/>', "sea area"),
         (box + 'fill="url(#legend-mixed)" stroke="#8a8a8a"/>', "mixed land/sea area"),
-        (_text(0, 5, "PARIS", 13, font_weight="bold"), "capital (name in CAPS)"),
+        (text(0, 5, "PARIS", 13, font_weight="bold"), "capital (name in CAPS)"),
         (_line(*line, BORDER), "border"),
         (_via(*line, STRAIT), "strait"),
-        (_line(*line, AIR) + _text(0, 7, "✈", 18, fill="#1e64c8"), "air-only connection"),
+        (_line(*line, AIR) + text(0, 7, "✈", 18, fill="#1e64c8"), "air-only connection"),
         (_via(*line, OFFMAP), "white arrow to off-map area"),
         (_circle(0, 0, "B", "#ffffff"), "map connector (blue: naval)"),
-        (_line((0, -13), (0, 13), 'stroke="#d50000" stroke-width="5"') + _text(0, 7, "✕", 18, fill="#d50000"),
+        (_line((0, -13), (0, 13), 'stroke="#d50000" stroke-width="5"') + text(0, 7, "✕", 18, fill="#d50000"),
          "impassable border"),
         ('<rect x="-5" y="-5" width="10" height="10" fill="#2f62c4" stroke="#111"/>', "control cube"),
     ]  # fmt: skip
@@ -394,7 +365,7 @@ def _legend(module: Module, top: float) -> tuple[str, float]:
     for index, (swatch, label) in enumerate(entries):
         x, y = MARGIN + 50 + 440 * (index // rows), top + 64 + 30 * (index % rows)
         parts.append(
-            f'<g transform="translate({_f(x)},{_f(y)})">{swatch}'
+            f'<g transform="translate({num(x)},{num(y)})">{swatch}'
             f'<text x="60" y="5" font-size="15">{escape(label)}</text></g>'
         )
     return "\n".join(parts), height
@@ -407,7 +378,7 @@ def render_map(module: Module, scenario: Scenario | None = None, *, maps: Sequen
     """
     width = PANEL_W + 2 * PAD + 2 * MARGIN
     heading = module.info.title + (f" — {scenario.title}" if scenario else "")
-    body = [_text(MARGIN + 4, 40, heading, 28, font_weight="bold", text_anchor="start")]
+    body = [text(MARGIN + 4, 40, heading, 28, font_weight="bold", text_anchor="start")]
     top = 64.0
     for map_id in _map_ids(module, scenario, maps):
         panel = _Panel(module, scenario, map_id, top)
@@ -417,7 +388,7 @@ def render_map(module: Module, scenario: Scenario | None = None, *, maps: Sequen
     body.append(legend)
     top += legend_h + 30
     footer = f"{FOOTER} · module {module.id} {module.info.version}"
-    body.append(_text(MARGIN + 4, top, footer, 15, fill="#555555", text_anchor="start", font_style="italic"))
+    body.append(text(MARGIN + 4, top, footer, 15, fill="#555555", text_anchor="start", font_style="italic"))
     height = top + 20
     defs = (
         "<defs>"
@@ -433,8 +404,10 @@ def render_map(module: Module, scenario: Scenario | None = None, *, maps: Sequen
     )
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(width)}" height="{_f(height)}"'
-        f' viewBox="0 0 {_f(width)} {_f(height)}" font-family="{_attr(FONT)}">\n'
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" height="{num(height)}"'
+        f' viewBox="0 0 {num(width)} {num(height)}" font-family="{attr(FONT)}">\n'
         f"<title>{escape(heading)}</title>\n{defs}\n"
-        f'<rect width="{_f(width)}" height="{_f(height)}" fill="#ffffff"/>\n' + "\n".join(body) + "\n</svg>\n"
+        f'<rect width="{num(width)}" height="{num(height)}" fill="#ffffff"/>\n'
+        + "\n".join(body)
+        + "\n</svg>\n"
     )

@@ -25,6 +25,7 @@ from grandstrategy.axis_allies.module.centres import shipped_centres
 from grandstrategy.core.canonical import JSONObject, JSONValue
 from grandstrategy.core.ids import Seat
 from grandstrategy.core.session import Match
+from grandstrategy.core.svg import attr, ink, mix, num, text
 from grandstrategy.core.view import HIDDEN
 
 MAX_PLACES = 400
@@ -75,38 +76,9 @@ TERRAIN_CODES = {"desert": "D", "snowy": "S", "mountain": "M", "extreme": "X", "
 """The Historical Edition's terrain classes, marked by a letter (the legend lists them)."""
 
 
-def _f(value: float) -> str:
-    """A coordinate with at most one decimal, without a trailing ``.0``."""
-    text = f"{value:.1f}"
-    return text[:-2] if text.endswith(".0") else text
-
-
-def _attr(text: object) -> str:
-    return escape(str(text), {'"': "&quot;"})
-
-
-def _text(x: float, y: float, text: str, size: float, **style: str) -> str:
-    """A centred ``<text>`` (unless ``text_anchor`` says otherwise); ``_`` in keys become ``-``."""
-    style.setdefault("text_anchor", "middle")
-    extra = "".join(f' {key.replace("_", "-")}="{_attr(value)}"' for key, value in style.items())
-    return f'<text x="{_f(x)}" y="{_f(y)}" font-size="{_f(size)}"{extra}>{escape(text)}</text>'
-
-
 def _text_w(text: str, size: float) -> float:
     """Rough width of ``text`` in a DejaVu-like sans font."""
     return len(text) * size * 0.62
-
-
-def _mix(colour: str, amount: float, towards: int = 255) -> str:
-    """``colour`` moved ``amount`` (0..1) of the way to white (255) or black (0)."""
-    rgb = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(c + (towards - c) * amount):02x}" for c in rgb)
-
-
-def _ink(colour: str) -> str:
-    """Black or white text, whichever reads better on ``colour``."""
-    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
-    return "#111111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
 
 
 def _lines(name: str) -> list[str]:
@@ -260,8 +232,8 @@ def board_svg(match: Match, seat: str | None) -> str | None:
     title = "The board: territories and sea zones, owners, units and adjacencies"
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="aa-board"'
-        f' viewBox="{-PAD} {-PAD} {width + 2 * PAD} {_f(height + 2 * PAD + LEGEND_H)}"'
-        f' font-family="{FONT}" role="img" aria-label="{_attr(title)}">'
+        f' viewBox="{-PAD} {-PAD} {width + 2 * PAD} {num(height + 2 * PAD + LEGEND_H)}"'
+        f' font-family="{FONT}" role="img" aria-label="{attr(title)}">'
         f'<rect x="{-PAD}" y="{-PAD}" width="{width + 2 * PAD}" height="{height + 2 * PAD}" fill="#f3f7fb"/>'
         f'<g class="adjacency">{"".join(lines)}</g><g class="canals">{"".join(passages)}</g>'
         f'<g class="places">{"".join(shapes)}</g>'
@@ -286,7 +258,7 @@ def _adjacency(shown: list[Any], places: dict[str, Any], points: Any, width: int
             style = f'stroke="{SEA_LINE if sea else "#8a8070"}" stroke-width="2" stroke-opacity="0.35"'
             if abs(a[0] - b[0]) > width / 2:
                 left, right = (a, b) if a[0] < b[0] else (b, a)
-                mid_y = _f((left[1] + right[1]) / 2)
+                mid_y = num((left[1] + right[1]) / 2)
                 lines.append(f'<line x1="{left[0]}" y1="{left[1]}" x2="0" y2="{mid_y}" {style}/>')
                 lines.append(f'<line x1="{right[0]}" y1="{right[1]}" x2="{width}" y2="{mid_y}" {style}/>')
             else:
@@ -297,13 +269,13 @@ def _adjacency(shown: list[Any], places: dict[str, Any], points: Any, width: int
 def _sea(place: Any, x: int, y: int) -> tuple[str, list[str], float]:
     """A sea zone's ellipse, its number, and where its unit labels start."""
     shape = (
-        f'<ellipse class="sea" data-area="{_attr(place.id)}" cx="{x}" cy="{y}" rx="{_f(SEA_RX)}"'
-        f' ry="{_f(SEA_RY)}" fill="{SEA_FILL}" stroke="{SEA_LINE}" stroke-width="2">'
+        f'<ellipse class="sea" data-area="{attr(place.id)}" cx="{x}" cy="{y}" rx="{num(SEA_RX)}"'
+        f' ry="{num(SEA_RY)}" fill="{SEA_FILL}" stroke="{SEA_LINE}" stroke-width="2">'
         f"<title>{escape(f'{place.name} (sea zone)')}</title></ellipse>"
     )
     first = place.name.split()[0]
     number = first if first.isdigit() else place.name[:4]
-    label = _text(x, y + 6, number, NAME_PT, fill=SEA_INK, font_style="italic", font_weight="bold")
+    label = text(x, y + 6, number, NAME_PT, fill=SEA_INK, font_style="italic", font_weight="bold")
     return shape, [label], y + SEA_RY + 14
 
 
@@ -322,7 +294,7 @@ def _land(place: Any, x: int, y: int, facts: _Facts) -> tuple[str, list[str], fl
     half_w = max(widest / 2 + 8, 34.0)
     half_h = LAND_H / 2 + (9 if len(name_lines) > 1 else 0)
     if owner is not None and owner in facts.colours:
-        fill, edge = _mix(facts.colours[owner], 0.5), _mix(facts.colours[owner], 0.3, 0)
+        fill, edge = mix(facts.colours[owner], 0.5), mix(facts.colours[owner], 0.3, 0)
     else:
         fill, edge = (IMPASSABLE_FILL if blocked else NEUTRAL_FILL), "#777777"
     told = [place.name, f"owner {owner or 'neutral'}", f"{ipc or 0} IPC"]
@@ -332,19 +304,19 @@ def _land(place: Any, x: int, y: int, facts: _Facts) -> tuple[str, list[str], fl
     told += [f"terrain {terrain}"] if terrain else []
     told += [f"neutral, diplomacy track {track:+d}"] if track is not None else []
     shape = (
-        f'<rect class="land" data-area="{_attr(place.id)}" data-owner="{_attr(owner or "")}"'
-        f' x="{_f(x - half_w)}" y="{_f(y - half_h)}" width="{_f(2 * half_w)}" height="{_f(2 * half_h)}"'
+        f'<rect class="land" data-area="{attr(place.id)}" data-owner="{attr(owner or "")}"'
+        f' x="{num(x - half_w)}" y="{num(y - half_h)}" width="{num(2 * half_w)}" height="{num(2 * half_h)}"'
         f' rx="9" fill="{fill}" stroke="{edge}" stroke-width="{4 if place.capital else 2}">'
         f"<title>{escape('; '.join(told))}</title></rect>"
     )
     top = y - half_h + NAME_PT + 2
     weight = "bold" if place.capital else "normal"
     labels = [
-        _text(x, top + index * (NAME_PT + 1), line, NAME_PT, fill="#111111", font_weight=weight)
+        text(x, top + index * (NAME_PT + 1), line, NAME_PT, fill="#111111", font_weight=weight)
         for index, line in enumerate(name_lines)
     ]
     if marks:
-        labels.append(_text(x, y + half_h - 7, marks, MARK_PT, fill="#333333", font_weight="bold"))
+        labels.append(text(x, y + half_h - 7, marks, MARK_PT, fill="#333333", font_weight="bold"))
     return shape, labels, y + half_h + 14
 
 
@@ -358,7 +330,7 @@ def _convoy_paths(routes: list[tuple[str, list[str], int]], points: Any) -> list
         path = " L".join(f"{px},{py}" for px, py in at)
         tip = f"{power} convoy of {ipcs} IPC via {', '.join(zones)} (written down, secret until revealed)"
         paths.append(
-            f'<path class="convoy" data-power="{_attr(power)}" d="M{path}" fill="none"'
+            f'<path class="convoy" data-power="{attr(power)}" d="M{path}" fill="none"'
             f' stroke="#b8001f" stroke-width="5" stroke-dasharray="14 8"><title>{escape(tip)}</title></path>'
         )
     return paths
@@ -384,10 +356,10 @@ def _chip(x: float, y: float, label: str, colour: str, area: str, power: str) ->
     """One power's unit count label under a place, in the power's colour (clicks open the place)."""
     half = _text_w(label, MARK_PT) / 2 + 6
     return (
-        f'<g class="units" data-area="{_attr(area)}" data-power="{_attr(power)}">'
-        f'<rect x="{_f(x - half)}" y="{_f(y - 9)}" width="{_f(2 * half)}" height="19" rx="4"'
+        f'<g class="units" data-area="{attr(area)}" data-power="{attr(power)}">'
+        f'<rect x="{num(x - half)}" y="{num(y - 9)}" width="{num(2 * half)}" height="19" rx="4"'
         f' fill="{colour}" stroke="#222222" stroke-width="1"/>'
-        + _text(x, y + 6, label, MARK_PT, fill=_ink(colour), font_weight="bold")
+        + text(x, y + 6, label, MARK_PT, fill=ink(colour), font_weight="bold")
         + "</g>"
     )
 
@@ -399,7 +371,7 @@ def _legend(match: Match, colours: dict[str, str], aarhe: bool, top: float) -> s
     powers: dict[str, Any] = dict(getattr(module, "powers", None) or {})
     box = '<rect x="-24" y="-13" width="48" height="26" rx="6" '
     entries = [
-        (box + f'fill="{_mix(colour, 0.5)}" stroke="{_mix(colour, 0.3, 0)}" stroke-width="2"/>',
+        (box + f'fill="{mix(colour, 0.5)}" stroke="{mix(colour, 0.3, 0)}" stroke-width="2"/>',
          str(getattr(powers.get(power), "name", power)))
         for power, colour in colours.items()
     ]  # fmt: skip
@@ -412,35 +384,35 @@ def _legend(match: Match, colours: dict[str, str], aarhe: bool, top: float) -> s
             ' stroke-opacity="0.5"/>',
             "adjacent (faint line)",
         ),
-        (_text(0, 6, "★ ◎", MARK_PT, font_weight="bold"), "capital / victory city"),
-        (_text(0, 6, "3 IPC", MARK_PT, font_weight="bold"), "IPC value"),
+        (text(0, 6, "★ ◎", MARK_PT, font_weight="bold"), "capital / victory city"),
+        (text(0, 6, "3 IPC", MARK_PT, font_weight="bold"), "IPC value"),
         (_chip(0, 0, "3i 1a", "#777777", "", ""), "units of a power (count, type)"),
         ('<path d="M-24,0 L24,0" ' + CANAL + "/>", "canal or strait (held by a land)"),
     ]
     codes = ", ".join(f"{code} {kind}" for kind, code in UNIT_CODES.items())
     if aarhe:
         entries.append(
-            (_text(0, 6, "M ⚖+1", MARK_PT, font_weight="bold"), "terrain / neutral's diplomacy track")
+            (text(0, 6, "M ⚖+1", MARK_PT, font_weight="bold"), "terrain / neutral's diplomacy track")
         )
         entries.append(
             ('<line x1="-24" y1="0" x2="24" y2="0" stroke="#b8001f" stroke-width="5"'
              ' stroke-dasharray="14 8"/>', "your convoy route (written down)")
         )  # fmt: skip
     parts = [
-        f'<g class="legend"><rect x="{-PAD}" y="{_f(top)}" width="100%"'
-        f' height="{_f(LEGEND_H)}" fill="#ffffff"/>'
+        f'<g class="legend"><rect x="{-PAD}" y="{num(top)}" width="100%"'
+        f' height="{num(LEGEND_H)}" fill="#ffffff"/>'
     ]
     rows = 4
     for index, (swatch, label) in enumerate(entries):
         x, y = 60 + 520 * (index // rows), top + 36 + 44 * (index % rows)
         parts.append(
-            f'<g transform="translate({_f(x)},{_f(y)})">{swatch}'
+            f'<g transform="translate({num(x)},{num(y)})">{swatch}'
             f'<text x="40" y="6" font-size="20">{escape(label)}</text></g>'
         )
     footer = "Units: " + codes
     if aarhe:
         footer += "; terrain: " + ", ".join(f"{code} {kind}" for kind, code in TERRAIN_CODES.items())
-    parts.append(_text(40, top + LEGEND_H - 18, footer, 20, text_anchor="start", fill="#333333"))
+    parts.append(text(40, top + LEGEND_H - 18, footer, 20, text_anchor="start", fill="#333333"))
     return "".join(parts) + "</g>"
 
 
