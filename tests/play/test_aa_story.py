@@ -8,6 +8,7 @@ import re
 
 from grandstrategy.core.chance import ChanceEvent
 from grandstrategy.core.session import Match
+from grandstrategy.play.aa_story import counted, new_engine_lines
 from grandstrategy.play.games import load_ruleset
 from grandstrategy.play.narrate import Narrator, Told, grouped, history, log_lines
 
@@ -132,3 +133,17 @@ def test_a_secret_convoy_route_is_not_told_to_another_seat() -> None:
         seen = [line for _, move in grouped(enumerate(told)) for line in move.seen_by(seat).lines()]
         assert "germans makes a secret choice" in seen
         assert not any(route in line for line in seen)
+
+
+def test_new_engine_lines_line_up_a_log_that_keeps_only_its_last_lines() -> None:
+    before = [f"R1 russians combat: line {i}" for i in range(40)]
+    after = [*before[2:], "R1 russians combat: takes west-russia", "R1 russians combat: battle ends"]
+    assert new_engine_lines(before, after) == after[-2:]
+    assert new_engine_lines(before, before) == []
+    assert new_engine_lines(before[:3], before[:5]) == before[3:5]
+
+
+def test_counts_read_as_words() -> None:
+    assert counted(2, "fighter") == "2 fighters" and counted(3, "infantry") == "3 infantry"
+    assert counted(2, "factory in Russia") == "2 factories in Russia"
+    assert counted(2, "research die") == "2 research dice" and counted(1, "armour") == "1 armour"
