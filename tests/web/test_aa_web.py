@@ -201,3 +201,22 @@ def test_a_secret_convoy_route_stays_out_of_every_other_seats_responses(client: 
         assert body["view"]["state"]["aarhe"]["convoys"]["british"] == "?"
         for route in routes:
             assert json.dumps(route[0]) not in dumped
+
+
+def test_since_you_were_last_here_tells_the_bots_moves_in_sentences(client: TestClient) -> None:
+    """The page's "since you were last here" tells Russia's turn as a player would: one sentence
+    for its purchases with their cost, moves by the places' names, one line per battle round
+    with every die, never one line per die or a raw 'answers' line for a known move."""
+    game = _create(client)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    told = service.look(game["game_id"], "germans", game["tokens"]["germans"], narrate=True)["since"]
+    lines = [line for move_told in told for line in move_told["lines"]]
+    purchases = [line for line in lines if line.startswith("Russians buy ")]
+    assert len(purchases) == 1 and re.fullmatch(r"Russians buy .+ \(\d+ IPC\)", purchases[0])
+    assert any(re.fullmatch(r"Russians (move|attack) .+ (from|to) [A-Z].*", line) for line in lines)
+    assert not any(re.search(r"hits on \d or less: \d$", line) for line in lines)  # no die alone
+    assert not any('answers "round 1 russians' in line for line in lines)
+    battles = [line for line in lines if line.startswith("  Battle of ")]
+    assert battles and "Russians fight the battle of West Russia" in lines
+    for line in battles:
+        assert re.match(r"  Battle of [A-Z][^,]*, round \d+: Russians hit \d+ \([a-z]+ at \d: [\d,]+", line)

@@ -25,9 +25,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from grandstrategy.core.log import ActionEntry
+from grandstrategy.core.chance import ChanceEvent
+from grandstrategy.core.log import ActionEntry, LogEntry
 from grandstrategy.core.session import Match
 from grandstrategy.core.state import GameState
+from grandstrategy.play.aa_story import AANames, Teller, group_sentence, names_of
 from grandstrategy.play.games import as_cataclysm, decision_prompt
 
 if TYPE_CHECKING:
@@ -53,6 +55,14 @@ class Told:
     parties: frozenset[str] = field(default_factory=frozenset)
     private: bool = False
     """The move answered a secret decision (:meth:`GameState.private_decision`)."""
+    group: str = ""
+    """Moves next to each other with the same non-empty key are told as one (:func:`grouped`):
+    an A&A power's purchases in one phase, its casualties in one round, its placements."""
+    head: str = ""
+    counts: tuple[tuple[str, int], ...] = ()
+    tail: str = ""
+    cost: int | None = None
+    """With ``group``: the pieces the joined sentence is built from (:func:`aa_story.group_sentence`)."""
 
     def lines(self) -> list[str]:
         """The sentence, then each event indented by two spaces."""
@@ -401,7 +411,9 @@ def sentence(power: str, prompt: str, option: str, names: Names) -> str:
 
 def _stamp(state: GameState) -> str:
     game = as_cataclysm(state)
-    return f"{game.state.turn} {game.state.phase}" if game is not None else state.phase()
+    if game is not None:
+        return f"{game.state.turn} {game.state.phase}"
+    return re.sub(r" at \S+ \([^()]*\)$", "", state.phase())  # A&A: not a heading per battle step
 
 
 def _engine_lines(state: GameState) -> list[str]:
@@ -425,12 +437,26 @@ class Narrator:
         events = tuple((stamp, event_text(text, names)) for stamp, text in map(split_stamp, lines))
         return Told("", False, "", _stamp(state), events)
 
-    def tell(self, before: GameState, after: GameState, seat: str, action: str) -> Told:
-        """The move ``action`` by ``seat`` that led from ``before`` to ``after``, told."""
+    def tell(
+        self,
+        before: GameState,
+        after: GameState,
+        seat: str,
+        action: str,
+        chances: Iterable[LogEntry] = (),
+    ) -> Told:
+        """The move ``action`` by ``seat`` that led from ``before`` to ``after``, told.
+
+        ``chances`` are the log entries the match added after the action (its dice): a rule set
+        told by :mod:`.aa_story` shows its public dice among the move's events.
+        """
         names = names_for(before)
         option = action.partition(": ")[2] if action.startswith(f"{seat}: ") else action
         prompt = decision_prompt(before)
         private = before.private_decision()
+        aa_names = names_of(before) if as_cataclysm(before) is None else None
+        if aa_names is not None:
+            return self._tell_aa(aa_names, before, after, seat, option, chances, private)
         new = _engine_lines(after)[len(_engine_lines(before)) :]
         events: list[Event] = []
         combat = False
@@ -452,6 +478,70 @@ class Narrator:
             parties=self._parties if combat else frozenset(),
             private=private,
         )
+
+    def _tell_aa(
+        self,
+        aa_names: AANames,
+        before: GameState,
+        after: GameState,
+        seat: str,
+        option: str,
+        chances: Iterable[LogEntry],
+        private: bool,
+    ) -> Told:
+        """An A&A move told by :mod:`.aa_story` (a secret answer without its choice, never grouped)."""
+        dice = [
+            (entry.label, entry.outcome)
+            for entry in chances
+            if isinstance(entry, ChanceEvent) and entry.private_to is None
+        ]
+        human = self.human(seat)
+        fallback = sentence(seat, decision_prompt(before), option, names_for(before))
+        story = Teller(aa_names).tell(before, after, seat, option, dice, fallback)
+        stamp = _stamp(before)
+        events = tuple((stamp, text) for text in story.events)
+        if private:
+            said = (story.sentence or fallback) if human else secret_sentence(seat)
+            return Told(seat, human, said, stamp, events, private=True)
+        said = story.sentence or group_sentence(story.head, story.counts, story.tail, story.cost)
+        return Told(
+            seat,
+            human,
+            said,
+            stamp,
+            events,
+            group=story.group,
+            head=story.head,
+            counts=story.counts,
+            tail=story.tail,
+            cost=story.cost,
+        )
+
+
+def grouped(moves: Iterable[tuple[int, Told]]) -> list[tuple[int, Told]]:
+    """Moves next to each other with the same ``group`` joined into one (the first one's index):
+    ``Russians buy 1 infantry``, ``Russians buy 1 infantry`` -> ``Russians buy 2 infantry``."""
+    result: list[tuple[int, Told]] = []
+    for index, move in moves:
+        if result and move.group and result[-1][1].group == move.group:
+            first_index, first = result[-1]
+            counts = dict(first.counts)
+            for noun, count in move.counts:
+                counts[noun] = counts.get(noun, 0) + count
+            cost = None if first.cost is None or move.cost is None else first.cost + move.cost
+            pairs = tuple(counts.items())
+            joined = replace(
+                first,
+                sentence=group_sentence(first.head, pairs, first.tail, cost),
+                events=first.events + move.events,
+                parties=first.parties | move.parties,
+                counts=pairs,
+                cost=cost,
+            )
+            result[-1] = (first_index, joined)
+        else:
+            result.append((index, move))
+    return result
 
 
 def _operation_parties(state: GameState, attacker: str, area_name: str, names: Names) -> frozenset[str]:
@@ -490,9 +580,17 @@ def extend_history(
     for entry in list(entries)[len(fresh.log) :]:
         if isinstance(entry, ActionEntry):
             before = fresh.state.clone()  # play changes the state in place
+            start = fresh.log_length()
             fresh.play(entry.seat, entry.action)
-            told.append(narrator.tell(before, fresh.state, entry.seat, entry.action))
+            chances = entries_after(fresh, start)
+            told.append(narrator.tell(before, fresh.state, entry.seat, entry.action, chances))
     return told
+
+
+def entries_after(match: Match, action_index: int) -> tuple[LogEntry, ...]:
+    """The entries ``match`` logged after its action at ``action_index`` (the dice it led to);
+    copies the log only when there are some."""
+    return match.log[action_index + 1 :] if match.log_length() > action_index + 1 else ()
 
 
 def log_lines(told: Iterable[Told]) -> list[str]:
@@ -506,7 +604,7 @@ def log_lines(told: Iterable[Told]) -> list[str]:
             lines.append(f"— {stamp} —")
             current = stamp
 
-    for move in told:
+    for _, move in grouped(enumerate(told)):
         if move.sentence:
             heading(move.stamp)
             lines.append(move.sentence)

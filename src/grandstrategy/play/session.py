@@ -32,7 +32,7 @@ from grandstrategy.core.save import save_game, write_save
 from grandstrategy.core.session import Checkpoint, DecisionPoint, Match
 from grandstrategy.play.bots import Bot, bot_seed, make_bot
 from grandstrategy.play.games import as_cataclysm, load_ruleset, register_rulesets, seat_groups, seat_names
-from grandstrategy.play.narrate import Narrator, Told, extend_history, names_for, plurals, tidy
+from grandstrategy.play.narrate import Narrator, Told, entries_after, extend_history, names_for, plurals, tidy
 from grandstrategy.play.seats import HUMAN, parse_seats, read_seats, seats_path, write_seats
 
 
@@ -236,10 +236,12 @@ class PlaySession:
             bot = self.bots[decision.seat]
             action = bot.choose(self.match.state, decision, ply=self.match.log_length())
             before = self.match.state.clone()  # play changes the state in place
+            start = self.match.log_length()
             self.match.play(decision.seat, action)
             self.save(durable=False)
             played += 1
-            told = self.narrator.tell(before, self.match.state, decision.seat, str(action))
+            chances = entries_after(self.match, start)
+            told = self.narrator.tell(before, self.match.state, decision.seat, str(action), chances)
             self.recent.append(told)
             yield Move(decision.seat, bot.kind, str(action), told)
 
@@ -260,7 +262,8 @@ class PlaySession:
         self.match.play(decision.seat, action)
         self._marks[mark.log_length] = mark
         self.save()
-        told = self.narrator.tell(before, self.match.state, decision.seat, str(action))
+        chances = entries_after(self.match, mark.log_length)
+        told = self.narrator.tell(before, self.match.state, decision.seat, str(action), chances)
         self.recent = [told]
         return Move(decision.seat, HUMAN, str(action), told)
 

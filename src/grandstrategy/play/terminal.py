@@ -45,7 +45,7 @@ from rich.text import Text
 from grandstrategy.core.errors import GrandStrategyError, UserInputError
 from grandstrategy.core.session import DecisionPoint
 from grandstrategy.play.games import PowerLine, decision_prompt, game_log, outcome, seat_names, summary
-from grandstrategy.play.narrate import event_text, involves, log_lines, names_for, split_stamp, tidy
+from grandstrategy.play.narrate import event_text, grouped, involves, log_lines, names_for, split_stamp, tidy
 from grandstrategy.play.position_text import WIDTH, area_text, cup_text, score_text, status_views
 from grandstrategy.play.seats import HUMAN
 from grandstrategy.play.session import PlaySession
@@ -435,7 +435,7 @@ def _story(session: PlaySession, *, budget: int, width: int) -> list[Text]:
     """
     humans = [seat for seat in session.seats if session.is_human(seat)]
     entries: list[tuple[str, bool, str]] = []
-    for move in session.recent:
+    for _, move in grouped(enumerate(session.recent)):  # an A&A power's purchases as one
         keep = involves(move, humans)
         style = "bold" if move.human else ""
         entries.extend((line, keep, style if not line.startswith(" ") else "") for line in move.lines())

@@ -49,7 +49,7 @@ from grandstrategy.play.games import (
     option_chances,
     summary,
 )
-from grandstrategy.play.narrate import Narrator, Told
+from grandstrategy.play.narrate import Narrator, Told, entries_after, grouped
 from grandstrategy.play.seats import HUMAN, parse_kind
 from grandstrategy.web.aamap import board_svg, territory_facts
 from grandstrategy.web.live import Notifier, notifier_for
@@ -849,9 +849,10 @@ class GameService:
             opening = [f"{e['label']}: {e['outcome']}" for e in visible[:first] if e.get("type") == "chance"]
             if opening:
                 moves.append({"index": -1, "seat": "", "lines": opening})
-        for index, move in told.moves:
-            if index < start and not (index == -1 and start == 0):
-                continue
+        shown = [
+            (index, move) for index, move in told.moves if index >= start or (index == -1 and start == 0)
+        ]
+        for index, move in grouped(shown):  # an A&A power's purchases in one phase as one move
             lines = move.seen_by(seat).lines()  # another seat's secret answer without its choice
             if not move.events:
                 end = next((i for i, _ in told.moves if i > index), len(log))
@@ -1034,9 +1035,9 @@ class _Told:
             if isinstance(entry, ActionEntry) and index >= len(self.shadow.log):
                 before = self.shadow.state.clone()  # the match plays in place
                 self.shadow.play(entry.seat, entry.action)
-                self.moves.append(
-                    (index, self.narrator.tell(before, self.shadow.state, entry.seat, entry.action))
-                )
+                chances = entries_after(self.shadow, index)  # the dice the action led to
+                told = self.narrator.tell(before, self.shadow.state, entry.seat, entry.action, chances)
+                self.moves.append((index, told))
 
 
 def _bot_due(payload: JSONObject) -> bool:

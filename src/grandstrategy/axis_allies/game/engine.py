@@ -212,6 +212,17 @@ class AAGame(Movement, Bids, GameState):
         """The recent public events, oldest first."""
         return list(self.d["log"])
 
+    def play_names(self) -> dict[str, dict[str, str]]:
+        """Names for people, for the play layer's telling of moves: ``powers`` (id -> printed
+        name), ``places`` (territory and sea zone id -> printed name), ``units`` (type -> words)
+        and ``alliances`` (power id -> alliance). Plain data: no game behaviour depends on it."""
+        return {
+            "powers": {p.id: p.name for p in self.module.powers.values()},
+            "places": {t.id: t.name for t in self.module.territories.values()},
+            "units": {unit: unit.replace("-", " ") for unit in self.stats},
+            "alliances": {p.id: p.alliance for p in self.module.powers.values()},
+        }
+
     def play_value(self, seat: str) -> float:
         """How good the position looks for ``seat``'s alliance, from open information: victory
         cities weigh most (they decide the game), then income, then the IPC value of the units
