@@ -29,7 +29,7 @@ from grandstrategy.core.chance import ChanceEvent
 from grandstrategy.core.log import ActionEntry, LogEntry
 from grandstrategy.core.session import Match
 from grandstrategy.core.state import GameState
-from grandstrategy.play.aa_story import AANames, Teller, group_sentence, names_of
+from grandstrategy.play.aa_story import Teller, group_sentence, names_of
 from grandstrategy.play.games import as_cataclysm, decision_prompt
 
 if TYPE_CHECKING:
@@ -427,6 +427,8 @@ class Narrator:
     def __init__(self, human: Callable[[str], bool]) -> None:
         self.human = human
         self._parties: frozenset[str] = frozenset()
+        self._teller: tuple[object, Teller] | None = None
+        """The A&A teller with its names, by the module they were read from (asked once a game)."""
 
     def opening(self, state: GameState) -> Told | None:
         """What the engine logged before the first decision (``None`` when nothing)."""
@@ -454,9 +456,10 @@ class Narrator:
         option = action.partition(": ")[2] if action.startswith(f"{seat}: ") else action
         prompt = decision_prompt(before)
         private = before.private_decision()
-        aa_names = names_of(before) if as_cataclysm(before) is None else None
-        if aa_names is not None:
-            return self._tell_aa(aa_names, before, after, seat, option, chances, private)
+        teller = self._aa_teller(before)
+        if teller is not None:
+            fallback = sentence(seat, prompt, option, names)
+            return self._tell_aa(teller, before, after, seat, option, chances, private, fallback)
         new = _engine_lines(after)[len(_engine_lines(before)) :]
         events: list[Event] = []
         combat = False
@@ -479,15 +482,31 @@ class Narrator:
             private=private,
         )
 
+    def _aa_teller(self, state: GameState) -> Teller | None:
+        """The A&A teller for ``state``'s rule set (its names read once per module), or ``None``
+        for a rule set told here (Cataclysm) or without names."""
+        if as_cataclysm(state) is not None:
+            return None
+        module = getattr(state, "module", None)
+        if self._teller is not None and self._teller[0] is module:
+            return self._teller[1]
+        names = names_of(state)
+        if names is None:
+            return None
+        teller = Teller(names)
+        self._teller = (module, teller)
+        return teller
+
     def _tell_aa(
         self,
-        aa_names: AANames,
+        teller: Teller,
         before: GameState,
         after: GameState,
         seat: str,
         option: str,
         chances: Iterable[LogEntry],
         private: bool,
+        fallback: str,
     ) -> Told:
         """An A&A move told by :mod:`.aa_story` (a secret answer without its choice, never grouped)."""
         dice = [
@@ -496,8 +515,7 @@ class Narrator:
             if isinstance(entry, ChanceEvent) and entry.private_to is None
         ]
         human = self.human(seat)
-        fallback = sentence(seat, decision_prompt(before), option, names_for(before))
-        story = Teller(aa_names).tell(before, after, seat, option, dice, fallback)
+        story = teller.tell(before, after, seat, option, dice, fallback)
         stamp = _stamp(before)
         events = tuple((stamp, text) for text in story.events)
         if private:
