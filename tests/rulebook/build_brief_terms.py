@@ -15,6 +15,7 @@ import re
 import sys
 from pathlib import Path
 
+from grandstrategy.rulebook.digest import section_order
 from grandstrategy.rulebook.text import content_words
 
 REPO = Path(__file__).resolve().parents[2]
@@ -115,7 +116,7 @@ def render(source: Path) -> str:
         "version: 1",
         "sections:",
     ]
-    for number in sorted(found, key=lambda n: tuple(int(p) for p in n.split("."))):
+    for number in sorted(found, key=section_order):
         out.append(f'  "{number}": "{" ".join(found[number])}"')
     return "\n".join(out) + "\n"
 

@@ -15,6 +15,8 @@ import re
 import sys
 from pathlib import Path
 
+from grandstrategy.rulebook.digest import section_order
+
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_SOURCE = REPO.parent / "shared" / "rules" / "001_6dc3236115617cc2.txt"
 OUTPUT = REPO / "src" / "grandstrategy" / "rulebook" / "data" / "concordance.yaml"
@@ -84,7 +86,7 @@ def render(source: Path) -> str:
         "version: 1",
         "sections:",
     ]
-    for number in sorted(by_section, key=lambda n: tuple(int(p) for p in n.split("."))):
+    for number in sorted(by_section, key=section_order):
         listed = ", ".join(f'"{entry}"' for entry in by_section[number])
         out.append(f'  "{number}": [{listed}]')
     return "\n".join(out) + "\n"

@@ -12,6 +12,11 @@ from grandstrategy.core.errors import DataError
 DIGEST_RESOURCE = "digest.yaml"
 
 
+def section_order(number: str) -> tuple[int, ...]:
+    """A rule number's place in the rulebook: numeric, so 2.3.10 comes after 2.3.9."""
+    return tuple(int(part) for part in number.split("."))
+
+
 @dataclass(frozen=True)
 class Section:
     """One numbered section of the Living Rules, as the digest describes it."""
@@ -26,7 +31,7 @@ class Section:
     @property
     def sort_key(self) -> tuple[int, ...]:
         """Numeric order: 2.3.10 after 2.3.9."""
-        return tuple(int(part) for part in self.number.split("."))
+        return section_order(self.number)
 
 
 @dataclass(frozen=True)
