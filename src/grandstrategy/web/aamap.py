@@ -23,10 +23,10 @@ from xml.sax.saxutils import escape
 
 from grandstrategy.axis_allies.module.centres import shipped_centres
 from grandstrategy.core.canonical import JSONObject, JSONValue
-from grandstrategy.core.ids import Seat
 from grandstrategy.core.session import Match
 from grandstrategy.core.svg import attr, ink, mix, num, text
 from grandstrategy.core.view import HIDDEN
+from grandstrategy.web.territories import seen_state, unit_counts
 
 MAX_PLACES = 400
 """Most places drawn (the Revised map has 143)."""
@@ -114,38 +114,12 @@ def power_colours(match: Match) -> dict[str, str]:
     return {power: POWER_COLOURS.get(power) or next(spare) for power in order}
 
 
-def unit_counts(stacks: object) -> dict[str, Counter[str]]:
-    """Units by power and type from one place's ``{"power:type:moves:damage": count}``, whatever
-    their moves left or damage, powers in the order first met."""
-    counted: dict[str, Counter[str]] = {}
-    if not isinstance(stacks, dict):
-        return counted
-    for stack, count in stacks.items():
-        parts = str(stack).split(":")
-        if len(parts) < 2 or not isinstance(count, int) or isinstance(count, bool) or count <= 0:
-            continue
-        counted.setdefault(parts[0], Counter())[parts[1]] += count
-    return counted
-
-
 def compact(units: Counter[str]) -> str:
     """A compact count label, e.g. ``3i 1r 2a 1f``, in the order of :data:`UNIT_CODES`."""
     known = [kind for kind in UNIT_CODES if units.get(kind)]
     other = sorted(kind for kind in units if kind not in UNIT_CODES)
     label = " ".join(f"{units[kind]}{UNIT_CODES.get(kind, kind)}" for kind in [*known, *other])
     return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
-
-
-def _seen_state(match: Match, seat: str | None) -> dict[str, Any] | None:
-    """The state data of ``seat``'s own view (``None``: a spectator), or None for a rule set
-    whose view has no owner and unit tables."""
-    view = match.view(None if seat is None else Seat(seat))
-    data = view.get("state") if isinstance(view, dict) else None
-    if not isinstance(data, dict):
-        return None
-    if not isinstance(data.get("owner"), dict) or not isinstance(data.get("units"), dict):
-        return None
-    return data
 
 
 def _aarhe_facts(match: Match, data: dict[str, Any]) -> tuple[dict[str, str], dict[str, int], dict[str, int]]:
@@ -199,12 +173,13 @@ class _Facts:
         return found if isinstance(found, str) else None
 
 
-def board_svg(match: Match, seat: str | None) -> str | None:
+def board_svg(match: Match, seat: str | None, seen: dict[str, Any] | None = None) -> str | None:
     """The board as ``seat`` (``None``: a spectator) sees it, as one ``<svg>`` element; None for
-    a rule set without the A&A map (no module with places, or a view without owners and units)."""
+    a rule set without the A&A map (no module with places, or a view without owners and units).
+    ``seen``: the seat's view's state when the caller has it already (``territories.seen_state``)."""
     module: Any = getattr(match.state, "module", None)
     places: dict[str, Any] = dict(getattr(module, "territories", None) or {})
-    data = _seen_state(match, seat) if places else None
+    data = (seen if seen is not None else seen_state(match, seat)) if places else None
     if data is None:
         return None
     centres = shipped_centres(module)
@@ -421,7 +396,7 @@ def territory_facts(match: Match, seat: str | None, name: str) -> JSONObject | N
     name, kind, owner, IPC value, capital and victory city, units by power, neighbours, and the
     Historical Edition's terrain and neutral track; None when no place has that id or name."""
     module: Any = getattr(match.state, "module", None)
-    data = _seen_state(match, seat) if module is not None else None
+    data = seen_state(match, seat) if module is not None else None
     if data is None:
         return None
     place = module.territories.get(name) or module.find_territory(name)

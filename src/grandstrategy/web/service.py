@@ -55,7 +55,7 @@ from grandstrategy.web.aamap import board_svg, territory_facts
 from grandstrategy.web.live import Notifier, notifier_for
 from grandstrategy.web.names import person_name
 from grandstrategy.web.storage import ActionRow, ChanceRow, GameRow, SeatRow
-from grandstrategy.web.territories import territory_rows
+from grandstrategy.web.territories import seen_state, territory_rows
 
 MAX_NAME = 64
 """Longest rule set name, seat name, seat kind or move id accepted."""
@@ -357,9 +357,11 @@ class GameService:
                 self._svgs[key] = svg
                 while len(self._svgs) > CACHED_MATCHES:
                     self._svgs.popitem(last=False)
-        territories = None if svg is not None else territory_rows(match, seat)
-        if svg is None:
-            svg = board_svg(match, seat)  # A&A: drawn from this seat's own view, never shared
+        territories = None
+        if svg is None:  # A&A: the list and the board from this seat's own view, never shared
+            seen = seen_state(match, seat)
+            territories = territory_rows(match, seat, seen)
+            svg = board_svg(match, seat, seen)
         return {"map_svg": svg, "panel": position_panel(match, seat), "territories": territories}
 
     def area(self, game_id: str, name: str, seat: str | None, token: str | None) -> JSONObject:

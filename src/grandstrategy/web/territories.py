@@ -19,17 +19,43 @@ MAX_ROWS = 400
 """Most rows listed (the Revised map has about 140 places; a bound against a runaway module)."""
 
 
-def territory_rows(match: Match, seat: str | None) -> list[JSONValue] | None:
-    """The rows for ``seat`` (``None``: a spectator), land first then seas, each in map order:
-    ``{"id", "name", "kind", "ipc", "owner", "units": [{"power", "units": "3 infantry, ..."}]}``;
-    ``None`` when the view has no owner and unit tables (e.g. Cataclysm, which draws its map)."""
+def seen_state(match: Match, seat: str | None) -> dict[str, Any] | None:
+    """The state data of ``seat``'s own view (``None``: a spectator), or None for a rule set whose
+    view has no owner and unit tables (e.g. Cataclysm, which draws its map)."""
     view = match.view(None if seat is None else Seat(seat))
     data = view.get("state") if isinstance(view, dict) else None
     if not isinstance(data, dict):
         return None
-    owners, units = data.get("owner"), data.get("units")
-    if not isinstance(owners, dict) or not isinstance(units, dict):
+    if not isinstance(data.get("owner"), dict) or not isinstance(data.get("units"), dict):
         return None
+    return data
+
+
+def unit_counts(stacks: object) -> dict[str, Counter[str]]:
+    """Units by power and type from one place's ``{"power:type:moves:damage": count}``, whatever
+    their moves left or damage, powers in the order first met."""
+    counted: dict[str, Counter[str]] = {}
+    if not isinstance(stacks, dict):
+        return counted
+    for stack, count in stacks.items():
+        parts = str(stack).split(":")
+        if len(parts) < 2 or not isinstance(count, int) or isinstance(count, bool) or count <= 0:
+            continue
+        counted.setdefault(parts[0], Counter())[parts[1]] += count
+    return counted
+
+
+def territory_rows(
+    match: Match, seat: str | None, seen: dict[str, Any] | None = None
+) -> list[JSONValue] | None:
+    """The rows for ``seat`` (``None``: a spectator), land first then seas, each in map order:
+    ``{"id", "name", "kind", "ipc", "owner", "units": [{"power", "units": "3 infantry, ..."}]}``;
+    ``None`` when the view has no owner and unit tables (e.g. Cataclysm, which draws its map).
+    ``seen``: the seat's view's state when the caller has it already (:func:`seen_state`)."""
+    data = seen if seen is not None else seen_state(match, seat)
+    if data is None:
+        return None
+    owners, units = data["owner"], data["units"]
     module: Any = getattr(match.state, "module", None)
     places: dict[str, Any] = dict(getattr(module, "territories", None) or {})
     order = [*places, *sorted((set(owners) | set(units)) - set(places))]
@@ -54,17 +80,9 @@ def territory_rows(match: Match, seat: str | None) -> list[JSONValue] | None:
 
 
 def _units(stacks: object) -> list[JSONValue]:
-    """One entry per power in ``stacks`` (``{"power:type:moves:damage": count}``), its unit types
-    counted together whatever their moves left or damage, e.g. ``"3 infantry, 1 armour"``."""
-    if not isinstance(stacks, dict):
-        return []
-    per_power: dict[str, Counter[str]] = {}
-    for stack, count in stacks.items():
-        parts = str(stack).split(":")
-        if len(parts) < 2 or not isinstance(count, int) or count <= 0:
-            continue
-        per_power.setdefault(parts[0], Counter())[parts[1]] += count
+    """One entry per power in ``stacks``, its unit types counted together whatever their moves
+    left or damage, e.g. ``"3 infantry, 1 armour"``."""
     return [
         {"power": power, "units": ", ".join(f"{n} {unit}" for unit, n in counted.items())}
-        for power, counted in per_power.items()
+        for power, counted in unit_counts(stacks).items()
     ]
